@@ -1,0 +1,125 @@
+"""Every TetriWar balance number, in one place (RULES.md §1).
+
+Each constant names its source: RULES.md (binding), the seed (``seeds/tetriwar.txt``),
+the Tetris Guideline, TetriNET, or "our choice" where every text is silent.
+"""
+
+from __future__ import annotations
+
+# --- Field -----------------------------------------------------------------------------
+WIDTH = 10  # RULES.md
+VISIBLE_ROWS = 20  # RULES.md
+HIDDEN_ROWS = 2  # RULES.md: "plus 2 hidden rows above for spawning"
+HEIGHT = VISIBLE_ROWS + HIDDEN_ROWS
+FULL_ROW = (1 << WIDTH) - 1
+
+# --- Pieces ----------------------------------------------------------------------------
+KINDS = "IOJLSZT"  # RULES.md: the 7 tetrominoes (shapes and kicks: games/core/srs.py)
+PREVIEW = 3  # RULES.md: a 3-piece preview
+# Spawn: the piece's box at the top of the hidden rows, JLSTZ in columns 3–5, I in 3–6,
+# O in 4–5; then it drops one row at once if nothing is in the way (Guideline).
+SPAWN_COLUMN = 3  # Guideline
+SPAWN_ROW = 0  # Guideline: JLSTZO in the two hidden rows, I in the lower one
+SPAWN_DROPS_ONE_ROW = True  # Guideline
+# Blocks never exist above the hidden rows: a cell above row 0 counts as blocked
+# (our choice: the Guideline's 20-row buffer zone is cut to the 2 rows RULES.md gives).
+
+# --- Timing (seconds) --------------------------------------------------------------------
+MAX_LEVEL = 10  # RULES.md, seed
+SOFT_DROP_FACTOR = 20  # RULES.md: soft drop is 20× gravity ...
+SOFT_DROP_MAX_INTERVAL = 0.050  # RULES.md: ... and at least one row per 50 ms
+LOCK_DELAY = 0.5  # RULES.md
+MAX_LOCK_RESETS = 15  # RULES.md. A piece reaching a new lowest row starts counting
+# again (Guideline); after the 15th reset a move no longer restarts the timer, which
+# keeps running (our choice: the Guideline locks at once on touching down instead).
+SPAWN_DELAY = 0.0  # our choice (TetriNET, modern Guideline): the next piece comes at once
+DAS = 0.170  # RULES.md: auto-repeat of ← → starts after 170 ms (done by the client)
+ARR = 0.050  # RULES.md: then one step every 50 ms (done by the client)
+
+
+def gravity_seconds(level: int) -> float:
+    """Seconds per row at ``level``: (0.8 − (level − 1) × 0.007)^(level − 1) (RULES.md)."""
+    return (0.8 - (level - 1) * 0.007) ** (level - 1)
+
+
+def soft_drop_seconds(level: int) -> float:
+    """Seconds per row while ↓ is held (RULES.md: 20× gravity, at most 50 ms a row)."""
+    return min(gravity_seconds(level) / SOFT_DROP_FACTOR, SOFT_DROP_MAX_INTERVAL)
+
+
+GRAVITY = {level: gravity_seconds(level) for level in range(1, MAX_LEVEL + 1)}
+SOFT_DROP = {level: soft_drop_seconds(level) for level in range(1, MAX_LEVEL + 1)}
+
+# --- Score -------------------------------------------------------------------------------
+LINE_POINTS = {1: 10, 2: 25, 3: 40, 4: 60}  # RULES.md, seed: × level at the clear
+PIECE_POINTS = 1  # RULES.md, seed: × level, for every piece placed
+# A piece that locks wholly above the visible field tops the player out and scores
+# nothing (our choice: it never landed in the field).
+
+# --- Options (RULES.md) ------------------------------------------------------------------
+MINUTES_RANGE = (1, 15)
+MINUTES_DEFAULT = 3  # RULES.md
+START_LEVEL_RANGE = (1, 9)
+START_LEVEL_DEFAULT = 1  # our choice (the seed's "level 1 (or the original level)")
+LINES_PER_LEVEL_RANGE = (4, 10)
+LINES_PER_LEVEL_DEFAULT = 10  # Guideline (fixed goal of 10 lines)
+BOMB_MODES = ("off", "manual", "automatic")  # RULES.md
+BOMBS_DEFAULT = "manual"  # our choice
+MAX_PLAYERS = 4  # RULES.md
+PAIRS = ((1, 2), (3, 4))  # RULES.md: seats 1 + 2 against seats 3 + 4
+
+# --- Bombs -------------------------------------------------------------------------------
+ADD_LINE = "add_line"
+EARTHQUAKE = "earthquake"
+REMOVE_BOMBS = "remove_bombs"
+DRILL = "drill"
+LACK_OF_CONTROL = "lack_of_control"
+GRAVITY_BOMB = "gravity"
+REMOVE_LINE = "remove_line"
+DEMOLITION = "demolition"
+
+# The one table of bomb type weights (RULES.md; they add up to 100).
+BOMB_WEIGHTS = {
+    ADD_LINE: 25,
+    EARTHQUAKE: 12,
+    REMOVE_BOMBS: 12,
+    DRILL: 15,
+    LACK_OF_CONTROL: 8,
+    GRAVITY_BOMB: 6,
+    REMOVE_LINE: 15,
+    DEMOLITION: 7,
+}
+RED_BOMBS = frozenset({ADD_LINE, EARTHQUAKE, REMOVE_BOMBS, DRILL, LACK_OF_CONTROL})  # seed
+GREEN_BOMBS = frozenset({GRAVITY_BOMB, REMOVE_LINE, DEMOLITION})  # seed
+STORE_SIZE = 12  # RULES.md: oldest first; bombs caught with a full store are lost
+FEED_SIZE = 12  # our choice: the received-bomb feed shows the latest 12
+ENTER_WEIGHT_LEADER = 3  # RULES.md: the highest-scoring opponent (each, if tied: our choice)
+ENTER_WEIGHT_OTHER = 1  # RULES.md
+EARTHQUAKE_SHIFT = 2  # RULES.md: each row shifts by a random −2…+2 columns, wrapping
+DRILL_BLOCKS = 10  # RULES.md
+LACK_OF_CONTROL_SECONDS = 5.0  # seed, RULES.md
+DEMOLITION_ROWS = 4  # RULES.md
+# Bomb effects act on all 22 rows, hidden ones included (our choice). A piece that a bomb
+# leaves overlapping blocks is pushed up until it fits; if it cannot, the player tops out
+# (our choice). Blocks pushed out of the top of the hidden rows top the player out
+# (Guideline: "pushed above the buffer zone").
+
+# --- Field text --------------------------------------------------------------------------
+EMPTY = "."
+GARBAGE = "G"  # rows added by the add line bomb
+PLAIN = "X"  # a plain block: a defused bomb (remove bombs), or a block drawn in a test
+# One character per bomb type, TetriNET's letters where TetriNET has the special
+# (a = add line, q = quake, b = clear specials, r = random clear, g = gravity,
+# c = clear line, n = nuke); k (keys) for lack of control, which TetriNET lacks.
+BOMB_CHARS = {
+    ADD_LINE: "a",
+    EARTHQUAKE: "q",
+    REMOVE_BOMBS: "b",
+    DRILL: "r",
+    LACK_OF_CONTROL: "k",
+    GRAVITY_BOMB: "g",
+    REMOVE_LINE: "c",
+    DEMOLITION: "n",
+}
+BOMB_OF_CHAR = {char: bomb for bomb, char in BOMB_CHARS.items()}
+BLOCK_CHARS = frozenset(KINDS + GARBAGE + PLAIN)  # blocks that are not bombs

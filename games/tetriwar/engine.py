@@ -1,0 +1,415 @@
+"""The TetriWar rules engine (RULES.md §1): a pure state machine, standard library only.
+
+    game = Game(Options(minutes=3, bombs="manual"), seed=42, seats=[1, 2], now=0.0)
+    events = game.apply(1, Intent.parse("left"), now=0.25)
+    events += game.advance(now=1.0)          # gravity, lock delay, clocks, the end
+    sleep_until = game.next_deadline()
+
+Time is always passed in, never read, and randomness comes from the seed, so a game is
+reproduced exactly by ``Game.replay(options, seed, seats, start, game.log, end)``.
+Illegal intents raise :class:`IllegalIntent` (a ``ValueError``) and change nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.core.protocol import Event, IllegalIntent, InvalidOptions
+from games.core.rng import stream, weighted_choice
+from games.tetriwar import constants as C
+from games.tetriwar.events import (
+    BombReceived,
+    ControlChanged,
+    Eliminated,
+    FeedEntry,
+    FieldChanged,
+    GameFinished,
+    NextChanged,
+    PieceChanged,
+    PlayerLeft,
+    ScoreChanged,
+    StoreChanged,
+)
+from games.tetriwar.field import Field, field
+from games.tetriwar.intents import Intent, intent
+from games.tetriwar.options import Options
+from games.tetriwar.pieces import SHAPES, X_OFFSET, Bag
+from games.tetriwar.player import PieceView, Player, PlayerView
+
+__all__ = [
+    "BombReceived",
+    "ControlChanged",
+    "Eliminated",
+    "Event",
+    "FeedEntry",
+    "Field",
+    "FieldChanged",
+    "Game",
+    "GameFinished",
+    "IllegalIntent",
+    "Intent",
+    "InvalidOptions",
+    "NextChanged",
+    "Options",
+    "PieceChanged",
+    "PieceView",
+    "PlayerLeft",
+    "PlayerView",
+    "ScoreChanged",
+    "Standing",
+    "StoreChanged",
+    "field",
+]
+
+INF = math.inf
+FORFEIT = "forfeit"  # how a forfeit is written in the log
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the results: a player, or a pair (``seats`` of both partners)."""
+
+    place: int  # 1 = first; shared places repeat (1, 1, 3)
+    seats: tuple[int, ...]
+    score: int
+    lines: int
+    eliminations: int
+    shared: bool
+    forfeited: bool
+
+
+class Game:
+    def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
+        if not isinstance(options, Options):
+            raise TypeError("options must be an Options")
+        seats = list(seats)
+        if not 1 <= len(seats) <= C.MAX_PLAYERS or len(set(seats)) != len(seats):
+            raise InvalidOptions("seats", f"a game has 1 to {C.MAX_PLAYERS} different seats, not {seats!r}")
+        if any(type(seat) is not int or not 1 <= seat <= C.MAX_PLAYERS for seat in seats):
+            raise InvalidOptions("seats", f"seats are numbered 1 to {C.MAX_PLAYERS}, not {seats!r}")
+        if options.pairs and len(seats) != C.MAX_PLAYERS:
+            raise InvalidOptions("pairs", "pairs are played by exactly 4 players")
+        self.options = options
+        self.seed = seed
+        self.seats: tuple[int, ...] = tuple(sorted(seats))
+        self.start = now
+        self.end = now + options.minutes * 60
+        self.now = now
+        self.finished = False
+        self.log: list[tuple[float, int, str]] = []
+        self._pending: list[Event] = []
+        self.players: dict[int, Player] = {}
+        for seat in self.seats:
+            self.players[seat] = Player(
+                seat,
+                start_level=options.start_level,
+                lines_per_level=options.lines_per_level,
+                bombs=options.bombs,
+                bag=Bag(stream(seed, "tetriwar", "bag", seat)),
+                chance=stream(seed, "tetriwar", "chance", seat),
+            )
+        for player in self.players.values():
+            # 1 is oneself, 2–4 the others in seat order after oneself (going round)
+            i = self.seats.index(player.seat)
+            order = self.seats[i:] + self.seats[:i]
+            player.numbers = {seat: number for number, seat in enumerate(order, start=1)}
+            player.seats_by_number = {number: seat for seat, number in player.numbers.items()}
+        self._order = list(self.players.values())
+        for player in self._order:
+            player.spawn(now, [])
+        self._due = self._compute_due()
+
+    # --- the protocol ------------------------------------------------------------------
+    def apply(self, seat: int, intent: Intent, now: float) -> list[Event]:
+        """Apply a player's intent at ``now``; returns what changed (clock events first)."""
+        if not isinstance(intent, Intent):
+            raise IllegalIntent("UNKNOWN_INTENT", f"Not an intent: {intent!r}.")
+        player = self._playing(seat, now)
+        if now < self.now:
+            now = self.now  # a late message acts at the game's current time
+        events = self._advance(now) if now >= self._due or self._pending else []
+        name = intent.name
+        if name == "left":
+            player.shift(-1, now, events)
+        elif name == "right":
+            player.shift(1, now, events)
+        elif name == "rotate":
+            player.rotate(now, events)
+        elif name == "hard_drop":
+            for bomb in player.hard_drop(now, events):
+                self._drop_auto(player, bomb, now, events)
+        elif name == "soft_drop_on" or name == "soft_drop_off":
+            player.set_soft_drop(name == "soft_drop_on", now)
+        else:
+            try:
+                self._bomb(player, intent, now, events)
+            except IllegalIntent:
+                self._pending = events  # the clocks did run: report their events next time
+                raise
+        self.log.append((now, seat, intent.text))
+        due = player.due()
+        if due < self._due:
+            self._due = due
+        if self._due <= now:
+            events.extend(self._advance(now))
+        return events
+
+    def advance(self, now: float) -> list[Event]:
+        """Run every clock up to ``now``: gravity, lock delay, lack of control, the end."""
+        if self.finished:
+            events, self._pending = self._pending, []
+            return events
+        return self._advance(max(now, self.now))
+
+    def forfeit(self, seat: int, now: float) -> list[Event]:
+        """The player leaves: their board stops and they take the last place."""
+        player = self._playing(seat, now)
+        now = max(now, self.now)
+        events = self._advance(now)
+        player.left = True
+        player.left_at = now
+        player.soft = False
+        events.append(PlayerLeft(seat))
+        self.log.append((now, seat, FORFEIT))
+        if all(p.left for p in self._order):
+            self._finish(events)
+        self._due = self._compute_due()
+        return events
+
+    def next_deadline(self) -> float | None:
+        """The earliest time something happens without input (None once finished)."""
+        if self.finished:
+            return None
+        self._due = self._compute_due()
+        return self._due
+
+    @classmethod
+    def replay(
+        cls,
+        options: Options,
+        seed: int | str,
+        seats: Iterable[int],
+        start: float,
+        log: Iterable[Sequence],
+        end: float | None = None,
+    ) -> Game:
+        """Rebuild a game from its options, seed, seats, start time and log."""
+        game = cls(options, seed, seats, start)
+        for t, seat, text in log:
+            if text == FORFEIT:
+                game.forfeit(seat, t)
+            else:
+                game.apply(seat, intent(text), t)
+        if end is not None:
+            game.advance(end)
+        return game
+
+    # --- results and views -------------------------------------------------------------
+    def results(self) -> list[Standing]:
+        """Places, best first: score, then fewer eliminations, then more lines; equal
+        places are shared. Forfeits come last (the earliest to leave the very last).
+        In pairs, partners' numbers are added and the pairs ranked."""
+        groups = C.PAIRS if self.options.pairs else tuple((seat,) for seat in self.seats)
+        rows = []
+        for seats in groups:
+            members = [self.players[seat] for seat in seats]
+            left = any(p.left for p in members)
+            left_at = min(p.left_at for p in members)
+            score = sum(p.score for p in members)
+            lines = sum(p.lines for p in members)
+            eliminations = sum(p.eliminations for p in members)
+            key = (1, -left_at) if left else (0, 0.0)
+            rows.append((key + (-score, eliminations, -lines), seats, score, lines, eliminations, left))
+        rows.sort(key=lambda row: row[0])
+        keys = [row[0] for row in rows]
+        return [
+            Standing(
+                place=keys.index(key) + 1,
+                seats=seats,
+                score=score,
+                lines=lines,
+                eliminations=eliminations,
+                shared=keys.count(key) > 1,
+                forfeited=left,
+            )
+            for key, seats, score, lines, eliminations, left in rows
+        ]
+
+    def view(self, seat: int) -> PlayerView:
+        return self.players[seat].view()
+
+    def to_text(self) -> str:
+        """The whole game as text: equal texts mean equal games."""
+        head = (
+            f"tetriwar {self.options.to_dict()} seed {self.seed!r} seats {list(self.seats)} "
+            f"start {self.start!r} now {self.now!r} finished {int(self.finished)}"
+        )
+        return "\n\n".join([head, *(p.to_text() for p in self._order)])
+
+    def setup(
+        self,
+        seat: int,
+        *,
+        field: Field | None = None,
+        piece: str | tuple[str, int, int, int] | None = None,
+        next: Sequence[str] | None = None,
+        score: int | None = None,
+        level: int | None = None,
+        lines: int | None = None,
+        level_lines: int | None = None,
+        store: Sequence[str] | None = None,
+    ) -> Player:
+        """Arrange a board for a test: a field, a piece (a kind at its spawn place, or
+        ``(kind, rotation, x, visible y)``), the next pieces, score... Not logged, so a
+        game arranged this way cannot be replayed."""
+        player = self.players[seat]
+        if field is not None:
+            player.field = field.copy()
+        if next is not None:
+            player.bag.queue[:0] = list(next)
+        if score is not None:
+            player.score = score
+        if level is not None:
+            player.level = level
+        if lines is not None:
+            player.lines = lines
+        if level_lines is not None:
+            player.level_lines = level_lines
+        if store is not None:
+            player.store = list(store)
+        if piece is not None:
+            if isinstance(piece, str):
+                player.place_new(piece, self.now, [])
+            else:
+                kind, rotation, x, y = piece
+                shape = SHAPES[kind][rotation][x + X_OFFSET]
+                player.kind, player.rotation, player.x = kind, rotation, x
+                player.y = player.lowest = y + C.HIDDEN_ROWS
+                player.shape = shape
+                if not player.fits(shape, player.y):
+                    raise ValueError(f"the piece {piece!r} does not fit there")
+                player.resets = 0
+                player.lock_at = INF
+                player._touch(self.now, moved=False)
+                player.last_fall = self.now
+                player.fall_at = self.now + player.interval()
+        self._due = self._compute_due()
+        return player
+
+    # --- inside --------------------------------------------------------------------------
+    def _playing(self, seat: int, now: float) -> Player:
+        if self.finished or now >= self.end:
+            raise IllegalIntent("GAME_OVER", "The game is over.")
+        player = self.players.get(seat)
+        if player is None:
+            raise IllegalIntent("NOT_PLAYING", f"Seat {seat!r} is not playing in this game.")
+        if player.left:
+            raise IllegalIntent("NOT_PLAYING", f"Seat {seat} has left the game.")
+        return player
+
+    def _compute_due(self) -> float:
+        due = self.end
+        for player in self._order:
+            player_due = player.due()
+            if player_due < due:
+                due = player_due
+        return due
+
+    def _advance(self, now: float) -> list[Event]:
+        events, self._pending = self._pending, []
+        end = self.end
+        order = self._order
+        while True:
+            # the player whose clock comes first (lowest seat on a tie): players interact
+            # through automatic bombs, so clocks run in one time order for all
+            first, due = None, INF
+            for player in order:
+                if player.left:
+                    continue
+                player_due = player.fall_at
+                if player.lock_at < player_due:
+                    player_due = player.lock_at
+                if player.reversed_until < player_due:
+                    player_due = player.reversed_until
+                if player_due < due:
+                    first, due = player, player_due
+            if first is None or due > now or due >= end:
+                break
+            dropped = first.step(due, events)
+            for bomb in dropped:
+                self._drop_auto(first, bomb, due, events)
+        self.now = max(self.now, min(now, end))
+        if now >= end and not self.finished:
+            self._finish(events)
+        self._due = self._compute_due()
+        return events
+
+    def _finish(self, events: list[Event]) -> None:
+        self.finished = True
+        for player in self._order:
+            player.soft = False
+        events.append(GameFinished(0))
+
+    # --- bombs ---------------------------------------------------------------------------
+    def _bomb(self, player: Player, intent: Intent, now: float, events: list) -> None:
+        mode = self.options.bombs
+        if mode != "manual":
+            raise IllegalIntent(
+                "BOMBS_NOT_MANUAL", f"Bombs are {mode} in this game: they cannot be dropped by hand."
+            )
+        if not player.store:
+            raise IllegalIntent("EMPTY_STORE", "There is no bomb in the store to drop.")
+        bomb = player.store[0]
+        if intent.target is None:
+            target = self._enter_target(player, bomb)
+            if target is None:
+                raise IllegalIntent(
+                    "NO_OPPONENT",
+                    "There is no opponent to drop a red bomb on; use key 1 to drop it on yourself.",
+                )
+        else:
+            seat = player.seats_by_number.get(intent.target)
+            if seat is None:
+                raise IllegalIntent("BAD_TARGET", f"There is no player {intent.target} in this game.")
+            target = self.players[seat]
+            if target.left:
+                raise IllegalIntent("TARGET_LEFT", f"Player {intent.target} has left the game.")
+        if intent.target is None:
+            target = self._draw_target(player, target)
+        del player.store[0]
+        events.append(StoreChanged(player.seat, tuple(player.store)))
+        target.receive(bomb, player.seat, now, events)
+        self._due = min(self._due, target.due())
+
+    def _opponents(self, player: Player) -> list[Player]:
+        side = self._side(player.seat)
+        return [p for p in self._order if not p.left and p.seat not in side]
+
+    def _side(self, seat: int) -> tuple[int, ...]:
+        if self.options.pairs:
+            return next(pair for pair in C.PAIRS if seat in pair)
+        return (seat,)
+
+    def _enter_target(self, player: Player, bomb: str) -> Player | list[Player] | None:
+        """Who Enter can hit: oneself for a green bomb, else the opponents (None: nobody)."""
+        if bomb in C.GREEN_BOMBS:
+            return player
+        return self._opponents(player) or None
+
+    def _draw_target(self, player: Player, target: Player | list[Player]) -> Player:
+        """Enter's red target: the highest-scoring opponent (each, when tied) weighs 3,
+        each other opponent 1 (RULES.md)."""
+        if isinstance(target, Player):
+            return target
+        best = max(p.score for p in target)
+        weights = [C.ENTER_WEIGHT_LEADER if p.score == best else C.ENTER_WEIGHT_OTHER for p in target]
+        return weighted_choice(player.chance, target, weights)
+
+    def _drop_auto(self, player: Player, bomb: str, now: float, events: list) -> None:
+        """Automatic mode: a caught bomb drops at once, aimed as Enter aims. A red bomb
+        with no opponent left is lost (our choice)."""
+        target = self._enter_target(player, bomb)
+        if target is not None:
+            self._draw_target(player, target).receive(bomb, player.seat, now, events)

@@ -1,0 +1,98 @@
+"""What a TetriWar game reports after each change, so a server renders only what changed.
+
+Every event has ``seat`` (0 = the whole game) and a ``kind`` naming the screen region:
+
+=============  ===============================================================
+``piece``      the falling piece or its ghost moved, turned, fell or spawned
+``field``      field rows changed (lock, clear, bomb): ``rows`` are visible row
+               indices, 0 = top visible row
+``score``      score, level, lines or eliminations changed
+``next``       the 3-piece preview changed
+``store``      the bomb store changed
+``feed``       a bomb was received: ``sender`` is the dropper's number as the
+               receiver numbers players (1 = oneself), ``from_seat`` their seat
+``control``    lack of control began (``reversed`` True, ``until``) or ended
+``eliminated`` the player topped out and starts again on an empty field
+``left``       the player forfeited
+``finished``   the game is over (seat 0)
+=============  ===============================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from games.core.protocol import Event
+
+
+@dataclass(frozen=True, slots=True)
+class PieceChanged(Event):
+    kind: ClassVar[str] = "piece"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldChanged(Event):
+    rows: tuple[int, ...]
+    kind: ClassVar[str] = "field"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChanged(Event):
+    score: int
+    level: int
+    lines: int
+    eliminations: int
+    kind: ClassVar[str] = "score"
+
+
+@dataclass(frozen=True, slots=True)
+class NextChanged(Event):
+    next: tuple[str, ...]
+    kind: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True, slots=True)
+class StoreChanged(Event):
+    store: tuple[str, ...]
+    kind: ClassVar[str] = "store"
+
+
+@dataclass(frozen=True, slots=True)
+class BombReceived(Event):
+    sender: int
+    bomb: str
+    from_seat: int
+    kind: ClassVar[str] = "feed"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlChanged(Event):
+    reversed: bool
+    until: float | None
+    kind: ClassVar[str] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminated(Event):
+    eliminations: int
+    kind: ClassVar[str] = "eliminated"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    kind: ClassVar[str] = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished(Event):
+    kind: ClassVar[str] = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class FeedEntry:
+    """One received bomb, as the receiver's board shows it."""
+
+    sender: int  # the dropper's number as the receiver numbers players (1 = oneself)
+    bomb: str
+    from_seat: int

@@ -1,0 +1,78 @@
+"""What a TetriWar player can ask for: small values with a text form (``bomb:3``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.core.protocol import IllegalIntent
+from games.tetriwar.constants import MAX_PLAYERS
+
+NAMES = ("left", "right", "rotate", "soft_drop_on", "soft_drop_off", "hard_drop", "bomb")
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """``name`` is one of ``NAMES``; ``target`` (1–4, bombs only) is the key pressed:
+    1 is oneself, 2–4 the others in seat order after oneself. No target: Enter."""
+
+    name: str
+    target: int | None = None
+    text: str = field(init=False, repr=False, compare=False)  # str(intent), kept for speed
+
+    def __post_init__(self) -> None:
+        if self.name not in NAMES:
+            raise IllegalIntent(
+                "UNKNOWN_INTENT", f"Unknown intent {self.name!r}; expected one of {', '.join(NAMES)}."
+            )
+        if self.target is not None:
+            if self.name != "bomb":
+                raise IllegalIntent("BAD_TARGET", f"Only a bomb takes a target, not {self.name!r}.")
+            if type(self.target) is not int or not 1 <= self.target <= MAX_PLAYERS:
+                raise IllegalIntent(
+                    "BAD_TARGET",
+                    f"A bomb target is a player number from 1 to {MAX_PLAYERS}, not {self.target!r}.",
+                )
+        text = self.name if self.target is None else f"{self.name}:{self.target}"
+        object.__setattr__(self, "text", text)
+
+    def __str__(self) -> str:
+        return self.text
+
+    @classmethod
+    def parse(cls, text: str) -> Intent:
+        """The inverse of ``str()``: ``"left"``, ``"bomb"``, ``"bomb:3"``."""
+        if not isinstance(text, str):
+            raise IllegalIntent("UNKNOWN_INTENT", f"An intent is text, not {text!r}.")
+        name, colon, target = text.partition(":")
+        if not colon:
+            return cls(name)
+        if not (target.isascii() and target.isdigit()):
+            raise IllegalIntent(
+                "BAD_TARGET", f"A bomb target is a player number from 1 to {MAX_PLAYERS}, not {target!r}."
+            )
+        return cls(name, int(target))
+
+    @classmethod
+    def from_wire(cls, data: object) -> Intent:
+        """An intent from a browser frame: ``{"intent": "left"}``, ``{"intent": "bomb", "target": 3}``.
+
+        Other keys (such as htmx's ``HEADERS``) are ignored. A target may be an int or a
+        string of digits, as form values arrive as strings.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("intent"), str):
+            raise IllegalIntent("UNKNOWN_INTENT", 'A frame must look like {"intent": "left"}.')
+        target = data.get("target")
+        if isinstance(target, str) and target.isascii() and target.isdigit():
+            target = int(target)
+        return cls(data["intent"], target)
+
+
+_CACHE = {text: Intent.parse(text) for text in NAMES}
+for _number in range(1, MAX_PLAYERS + 1):
+    _CACHE[f"bomb:{_number}"] = Intent("bomb", _number)
+
+
+def intent(text: str) -> Intent:
+    """A shared instance for a known text form (faster than ``Intent.parse`` in replays)."""
+    found = _CACHE.get(text)
+    return found if found is not None else Intent.parse(text)

@@ -1,0 +1,67 @@
+"""Tetromino tables for fast collision tests, and the 7-bag.
+
+A field row is an int whose bit ``c`` is set when column ``c`` holds a block. For each
+piece kind, rotation state and box column ``x`` we precompute the piece as
+``((row_offset, row_mask), ...)``, so a collision test is a few ``&`` operations.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.core.srs import BOX_SIZE, STATES, kicks
+from games.tetriwar.constants import KINDS, WIDTH
+
+X_OFFSET = 3  # the lowest box column a piece can reach is −3 (a vertical I at column 0)
+
+RowMasks = tuple[tuple[int, int], ...]
+
+
+def _row_masks(cells, x: int) -> RowMasks | None:
+    if any(not 0 <= c + x < WIDTH for _, c in cells):
+        return None
+    rows: dict[int, int] = {}
+    for r, c in cells:
+        rows[r] = rows.get(r, 0) | 1 << (c + x)
+    return tuple(sorted(rows.items()))
+
+
+# SHAPES[kind][rotation][x + X_OFFSET] -> row masks, or None where a wall is in the way.
+SHAPES: dict[str, tuple[tuple[RowMasks | None, ...], ...]] = {
+    kind: tuple(
+        tuple(_row_masks(STATES[kind][rotation], x) for x in range(-X_OFFSET, WIDTH)) for rotation in range(4)
+    )
+    for kind in KINDS
+}
+# KICKS[kind][rotation]: (row, col) offsets to try when turning clockwise from rotation.
+KICKS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
+    kind: tuple(kicks(kind, rotation, rotation + 1) for rotation in range(4)) for kind in KINDS
+}
+CELLS = STATES  # (row, col) cells inside the box, by kind and rotation
+BOX = BOX_SIZE
+
+
+class Bag:
+    """The 7-bag: each bag is a shuffle of the 7 tetrominoes (Guideline, RULES.md)."""
+
+    __slots__ = ("rng", "queue", "dealt")
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.queue: list[str] = []
+        self.dealt = 0
+
+    def _fill(self, count: int) -> None:
+        while len(self.queue) < count:
+            bag = list(KINDS)
+            self.rng.shuffle(bag)
+            self.queue.extend(bag)
+
+    def peek(self, count: int) -> tuple[str, ...]:
+        self._fill(count)
+        return tuple(self.queue[:count])
+
+    def take(self) -> str:
+        self._fill(1)
+        self.dealt += 1
+        return self.queue.pop(0)
