@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import path, reverse
+
+from accounts import services
+from accounts.models import ChipTransaction, User
+
+
+class AdjustChipsForm(forms.Form):
+    delta = forms.IntegerField(help_text="Positive to give chips, negative to take them.")
+    reason = forms.CharField(max_length=200, help_text="Shown in the player's ledger.")
+
+    def clean_delta(self) -> int:
+        if self.cleaned_data["delta"] == 0:
+            raise forms.ValidationError("An adjustment must not be zero.")
+        return self.cleaned_data["delta"]
+
+
+class BanForm(forms.Form):
+    reason = forms.CharField(max_length=200)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    list_display = ("username", "email", "chips", "is_banned_display", "is_staff", "date_joined")
+    list_filter = ("is_staff", "is_active", ("banned_at", admin.EmptyFieldListFilter))
+    readonly_fields = ("chips", "banned_at", "ban_reason", "last_refill")
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        ("TetriWar", {"fields": ("chips", "last_refill", "banned_at", "ban_reason", "key_bindings")}),
+    )
+    actions = ["ban_users", "unban_users"]
+    change_form_template = "admin/accounts/user/change_form.html"
+
+    @admin.display(boolean=True, description="Banned")
+    def is_banned_display(self, obj: User) -> bool:
+        return obj.is_banned
+
+    @admin.action(description="Ban the selected players")
+    def ban_users(self, request: HttpRequest, queryset):
+        if "apply" in request.POST:
+            form = BanForm(request.POST)
+            if form.is_valid():
+                for user in queryset.exclude(pk=request.user.pk):
+                    services.user_ban(user=user, reason=form.cleaned_data["reason"], by=request.user)
+                self.message_user(request, f"Banned {queryset.count()} player(s).", messages.SUCCESS)
+                return None
+        else:
+            form = BanForm()
+        return render(
+            request,
+            "admin/accounts/user/ban.html",
+            {**self.admin_site.each_context(request), "form": form, "users": queryset,
+             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME, "title": "Ban players"},
+        )
+
+    @admin.action(description="Unban the selected players")
+    def unban_users(self, request: HttpRequest, queryset):
+        for user in queryset:
+            services.user_unban(user=user, by=request.user)
+        self.message_user(request, f"Unbanned {queryset.count()} player(s).", messages.SUCCESS)
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:user_id>/adjust-chips/",
+                self.admin_site.admin_view(self.adjust_chips_view),
+                name="accounts_user_adjust_chips",
+            ),
+            *super().get_urls(),
+        ]
+
+    def adjust_chips_view(self, request: HttpRequest, user_id: int):
+        if not self.has_change_permission(request):
+            raise PermissionError
+        user = get_object_or_404(User, pk=user_id)
+        form = AdjustChipsForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.chips_adjust(
+                    user=user, delta=form.cleaned_data["delta"], note=form.cleaned_data["reason"], by=request.user
+                )
+            except services.ChipsError as err:
+                form.add_error("delta", str(err))
+            else:
+                self.message_user(request, f"{user.username} now holds {user.chips} chips.", messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
+        return render(
+            request,
+            "admin/accounts/user/adjust_chips.html",
+            {**self.admin_site.each_context(request), "form": form, "target": user,
+             "opts": self.model._meta, "title": f"Adjust chips of {user.username}"},
+        )
+
+
+@admin.register(ChipTransaction)
+class ChipTransactionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "delta", "balance_after", "reason", "note", "created_by")
+    list_filter = ("reason",)
+    search_fields = ("user__username", "note")
+    date_hierarchy = "created_at"
+
+    # The ledger is written only by services: read-only here.
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

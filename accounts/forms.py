@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+
+from accounts.identity import GUEST_NAME_RE
+from accounts.models import DEFAULT_KEY_BINDINGS, KEY_ACTION_LABELS, User
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(required=True, help_text="For password resets only.")
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+
+class LoginForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "inactive": "This account is banned.",
+    }
+
+    def confirm_login_allowed(self, user: User) -> None:
+        if user.is_banned or not user.is_active:
+            raise forms.ValidationError(self.error_messages["inactive"], code="inactive")
+
+    def clean(self):
+        # Django's ModelBackend refuses inactive users silently; tell a banned
+        # player plainly instead of "wrong password".
+        username = self.cleaned_data.get("username")
+        if username:
+            banned = User.objects.filter(
+                username__iexact=username, banned_at__isnull=False
+            ).first()
+            if banned and banned.check_password(self.cleaned_data.get("password") or ""):
+                raise forms.ValidationError(self.error_messages["inactive"], code="inactive")
+        return super().clean()
+
+
+class GuestForm(forms.Form):
+    name = forms.CharField(
+        label="Guest name",
+        max_length=20,
+        help_text="3–20 letters, digits, - or _. Guests play at friendly tables.",
+    )
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not GUEST_NAME_RE.match(name):
+            raise forms.ValidationError("Use 3–20 letters, digits, - or _.")
+        if User.objects.filter(username__iexact=name).exists():
+            raise forms.ValidationError("That name belongs to a registered player; pick another.")
+        return name
+
+
+# Keys a binding may use: KeyboardEvent.key values of ordinary keys.
+_ALLOWED_SPECIAL_KEYS = {
+    "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Control", "Meta", "Enter", "Shift",
+    "Alt", " ", "Tab", "Backspace",
+}
+
+
+class KeyBindingsForm(forms.Form):
+    """One field per game action; every key used at most once."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for action, default in DEFAULT_KEY_BINDINGS.items():
+            self.fields[action] = forms.CharField(
+                label=KEY_ACTION_LABELS[action], max_length=20, initial=default, strip=False,
+                widget=forms.TextInput(attrs={"class": "key-capture", "data-action": action}),
+            )
+
+    def clean(self):
+        data = super().clean()
+        seen: dict[str, str] = {}
+        for action in DEFAULT_KEY_BINDINGS:
+            key = data.get(action)
+            if key is None:
+                continue
+            if not (len(key) == 1 and key.isprintable()) and key not in _ALLOWED_SPECIAL_KEYS:
+                self.add_error(action, f"“{key}” is not a key we can bind.")
+                continue
+            normal = key.lower() if len(key) == 1 else key
+            if normal in seen:
+                self.add_error(action, f"Already used for “{KEY_ACTION_LABELS[seen[normal]]}”.")
+            seen[normal] = action
+        return data
+
+
+class RefillForm(forms.Form):
+    pass

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+# TetriWar's keys (RULES.md §1), as KeyboardEvent.key values. A player may remap
+# them; the stored bindings are merged over these defaults.
+DEFAULT_KEY_BINDINGS: dict[str, str] = {
+    "left": "ArrowLeft",
+    "right": "ArrowRight",
+    "rotate": "ArrowUp",
+    "soft_drop": "ArrowDown",
+    "hard_drop": "Control",
+    "bomb": "Enter",
+    "bomb_1": "1",
+    "bomb_2": "2",
+    "bomb_3": "3",
+    "bomb_4": "4",
+}
+KEY_ACTION_LABELS: dict[str, str] = {
+    "left": "Move left",
+    "right": "Move right",
+    "rotate": "Rotate clockwise",
+    "soft_drop": "Soft drop",
+    "hard_drop": "Hard drop (Space always works too)",
+    "bomb": "Drop a bomb (automatic target)",
+    "bomb_1": "Bomb on player 1 (yourself)",
+    "bomb_2": "Bomb on player 2",
+    "bomb_3": "Bomb on player 3",
+    "bomb_4": "Bomb on player 4",
+}
+
+
+class User(AbstractUser):
+    """A player account. ``chips`` is a cache of the ledger's running balance."""
+
+    chips = models.PositiveIntegerField(default=0)
+    key_bindings = models.JSONField(default=dict, blank=True)
+    last_refill = models.DateField(null=True, blank=True)
+    banned_at = models.DateTimeField(null=True, blank=True)
+    ban_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(chips__gte=0), name="chips_never_negative"),
+        ]
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_at is not None
+
+    def bindings(self) -> dict[str, str]:
+        return {**DEFAULT_KEY_BINDINGS, **(self.key_bindings or {})}
+
+
+class ChipTransaction(models.Model):
+    """One row per change of a player's chips: the ledger."""
+
+    class Reason(models.TextChoices):
+        SIGNUP = "signup", "Welcome chips"
+        REFILL = "refill", "Daily refill"
+        STAKE = "stake", "Stake"
+        POT = "pot", "Pot won"
+        REFUND = "refund", "Stake returned"
+        ADMIN = "admin", "Admin adjustment"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chip_transactions"
+    )
+    delta = models.IntegerField()
+    balance_after = models.PositiveIntegerField()
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The admin who made an adjustment.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(balance_after__gte=0), name="ledger_balance_never_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.delta:+d} ({self.get_reason_display()})"

@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import selectors, services
+from accounts.forms import GuestForm, KeyBindingsForm, SignupForm
+from accounts.identity import guest_start
+from accounts.models import User
+
+
+def _safe_next(request: HttpRequest, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return default
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("profile")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_signup(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}! You start with {user.chips} chips.")
+        return redirect(_safe_next(request, "lobby:index"))
+    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def guest(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(_safe_next(request, "lobby:index"))
+    form = GuestForm(request.POST or None, initial={"name": request.session.get("guest_name", "")})
+    if request.method == "POST" and form.is_valid():
+        guest_start(request.session, form.cleaned_data["name"])
+        messages.success(request, f"You are playing as {form.cleaned_data['name']} (guest).")
+        return redirect(_safe_next(request, "lobby:index"))
+    return render(
+        request,
+        "accounts/guest.html",
+        {"form": form, "next": _safe_next(request, "")},
+        status=400 if form.errors else 200,
+    )
+
+
+def _profile_context(user: User) -> dict:
+    return {
+        "profile_user": user,
+        "ledger": selectors.ledger(user)[:50],
+        "history": selectors.game_history(user),
+    }
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    context = _profile_context(request.user)
+    context["own"] = True
+    context["refill_available"] = services.refill_available(request.user)
+    context["keys_form"] = KeyBindingsForm(initial=request.user.bindings())
+    return render(request, "accounts/profile.html", context)
+
+
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = get_object_or_404(User, username=username, is_active=True)
+    if request.user == user:
+        return redirect("profile")
+    return render(request, "accounts/profile.html", {**_profile_context(user), "own": False})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def key_bindings(request: HttpRequest) -> HttpResponse:
+    form = KeyBindingsForm(request.POST or None, initial=request.user.bindings())
+    if request.method == "POST":
+        if "reset" in request.POST:
+            services.key_bindings_set(user=request.user, bindings={})
+            messages.success(request, "Keys reset to the defaults.")
+            return redirect("profile")
+        if form.is_valid():
+            services.key_bindings_set(user=request.user, bindings=form.cleaned_data)
+            messages.success(request, "Your keys are saved.")
+            return redirect("profile")
+    return render(request, "accounts/keys.html", {"keys_form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def refill(request: HttpRequest) -> HttpResponse:
+    try:
+        row = services.chips_refill(user=request.user)
+    except services.ChipsError as err:
+        messages.error(request, str(err))
+    else:
+        messages.success(request, f"Refilled: +{row.delta} chips.")
+    return redirect("profile")

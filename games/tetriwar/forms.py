@@ -1,0 +1,59 @@
+"""TetriWar's table options (RULES.md §1, "The game"), validated on the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+BOMB_CHOICES = [
+    ("manual", "Manual: you choose when and on whom"),
+    ("automatic", "Automatic: dropped as soon as caught"),
+    ("off", "Off"),
+]
+
+
+class TetriWarOptionsForm(forms.Form):
+    seats = forms.TypedChoiceField(
+        label="Players",
+        choices=[(n, str(n)) for n in range(1, 5)],
+        coerce=int,
+        initial=2,
+        help_text="1 to 4 seats; pairs need all 4.",
+    )
+    minutes = forms.IntegerField(
+        label="Minutes per game", min_value=1, max_value=15, initial=3,
+        help_text="How long the game lasts: 1 to 15 minutes.",
+    )
+    start_level = forms.IntegerField(
+        label="Starting level", min_value=1, max_value=9, initial=1,
+        help_text="1 to 9. Higher levels fall faster and score more.",
+    )
+    lines_per_level = forms.IntegerField(
+        label="Lines to advance a level", min_value=4, max_value=10, initial=10,
+        help_text="4 to 10 lines per level.",
+    )
+    bombs = forms.ChoiceField(label="Bombs", choices=BOMB_CHOICES, initial="manual")
+    pairs = forms.BooleanField(
+        label="Play in pairs (seats 1+2 against 3+4)", required=False,
+        help_text="Only with 4 players: partners' scores are added.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("pairs") and data.get("seats") != 4:
+            self.add_error("pairs", "Pairs need exactly 4 players.")
+        return data
+
+    @staticmethod
+    def describe(options: dict[str, Any]) -> str:
+        bombs = {"off": "no bombs", "manual": "manual bombs", "automatic": "automatic bombs"}
+        parts = [
+            f"{options.get('minutes', 3)} min",
+            f"level {options.get('start_level', 1)}",
+            f"{options.get('lines_per_level', 10)} lines/level",
+            bombs.get(options.get("bombs", "off"), "no bombs"),
+        ]
+        if options.get("pairs"):
+            parts.append("2 vs 2")
+        return " · ".join(parts)

@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<slug:slug>/how-to-play/", views.how_to_play, name="how_to_play"),
+]

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Table(models.Model):
+    """A place with seats and options where games of one kind are played."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        RUNNING = "running", "Playing"
+        CLOSED = "closed", "Closed"
+
+    game = models.CharField(max_length=32)  # a slug of games.registry
+    name = models.CharField(max_length=60)
+    options = models.JSONField(default=dict)
+    seats_total = models.PositiveSmallIntegerField()
+    stake = models.PositiveIntegerField(default=0, help_text="Chips per seat; 0 is friendly.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    host_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    host_guest_token = models.CharField(max_length=32, blank=True)
+    host_name = models.CharField(max_length=150)
+    closed_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seats_total__gte=1) & models.Q(seats_total__lte=12),
+                name="table_seats_1_to_12",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("lobby:table", args=[self.pk])
+
+    @property
+    def is_competitive(self) -> bool:
+        return self.stake > 0
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+
+class Seat(models.Model):
+    """A taken seat. Seats that nobody holds have no row."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+    )
+    guest_token = models.CharField(max_length=32, blank=True)
+    name = models.CharField(max_length=150)
+    ready = models.BooleanField(default=False)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_seat_per_user_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "guest_token"],
+                condition=~models.Q(guest_token=""),
+                name="one_seat_per_guest_per_table",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                name="seat_has_a_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}: {self.name}"
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name} (guest)" if self.is_guest else self.name
+
+
+class Watcher(models.Model):
+    """An open table page (one WebSocket). Spectators are watchers without a seat."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="watchers")
+    channel_name = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    guest_token = models.CharField(max_length=32, blank=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.table} watched by {self.user or self.guest_token or 'anonymous'}"

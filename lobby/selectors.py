@@ -1,0 +1,83 @@
+"""Reads about tables: what the lobby and the table page show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from accounts.identity import PlayerRef
+from games.registry import GAMES, get_game
+from lobby.models import Seat, Table, Watcher
+
+
+def lobby_tables(game: str | None = None) -> QuerySet[Table]:
+    tables = (
+        Table.objects.exclude(status=Table.Status.CLOSED)
+        .annotate(seats_taken=Count("seats", distinct=True))
+        .prefetch_related(Prefetch("watchers", queryset=Watcher.objects.only("table_id", "user_id", "guest_token")))
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.only("table_id", "user_id", "guest_token", "number")))
+    )
+    if game in GAMES:
+        tables = tables.filter(game=game)
+    return tables
+
+
+def spectator_count(table: Table) -> int:
+    """Open table pages whose viewer holds no seat, counting each person once."""
+    seated = {(s.user_id, s.guest_token) for s in table.seats.all()}
+    people: set[tuple[int | None, str]] = set()
+    anonymous = 0
+    for w in table.watchers.all():
+        key = (w.user_id, w.guest_token)
+        if key in seated:
+            continue
+        if w.user_id is None and not w.guest_token:
+            anonymous += 1
+        else:
+            people.add(key)
+    return len(people) + anonymous
+
+
+@dataclass
+class SeatView:
+    number: int
+    seat: Seat | None
+    mine: bool
+
+
+def seat_views(table: Table, player: PlayerRef | None) -> list[SeatView]:
+    taken = {s.number: s for s in table.seats.all()}
+    views = []
+    for number in range(1, table.seats_total + 1):
+        seat = taken.get(number)
+        mine = bool(
+            seat
+            and player
+            and (
+                (player.user_id is not None and seat.user_id == player.user_id)
+                or (player.user_id is None and seat.guest_token == player.guest_token)
+            )
+        )
+        views.append(SeatView(number=number, seat=seat, mine=mine))
+    return views
+
+
+def table_for_page(table_id: int) -> Table | None:
+    return (
+        Table.objects.filter(pk=table_id)
+        .prefetch_related("seats", "watchers")
+        .first()
+    )
+
+
+def row_context(table: Table) -> dict:
+    spec = get_game(table.game)
+    return {
+        "t": table,
+        "spec": spec,
+        "options_text": spec.describe_options(table.options) if spec else "",
+        "seats_taken": len(table.seats.all()),
+        "spectators": spectator_count(table),
+        "seat_range": range(1, table.seats_total + 1),
+    }

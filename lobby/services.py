@@ -1,0 +1,273 @@
+"""Writes about tables and seats. Views, consumers and admin actions call these.
+
+Each function checks its rule, changes the database in one transaction, and
+announces the change to the lobby and the table once the transaction commits.
+A refused action raises ``TableError`` with a machine code and a message for the
+player, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from accounts.identity import PlayerRef
+from accounts.models import User
+from games.registry import get_game
+from lobby import broadcast
+from lobby.models import Seat, Table, Watcher
+
+
+class TableError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _lock(table_id: int) -> Table:
+    """Fetch a table for a write, locked so concurrent joins serialise."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("NO_SUCH_TABLE", "There is no such table.") from None
+
+
+def _seat_of(table: Table, player: PlayerRef) -> Seat | None:
+    seats = table.seats.all()
+    if player.user_id is not None:
+        return seats.filter(user_id=player.user_id).first()
+    return seats.filter(guest_token=player.guest_token).first()
+
+
+def is_host(table: Table, player: PlayerRef | None) -> bool:
+    if player is None:
+        return False
+    if player.user_id is not None:
+        return table.host_user_id == player.user_id
+    return bool(table.host_guest_token) and table.host_guest_token == player.guest_token
+
+
+def _check_may_sit(table: Table, player: PlayerRef | None) -> None:
+    if player is None:
+        raise TableError("WHO_ARE_YOU", "Log in, or choose a guest name, to take a seat.")
+    if table.is_competitive:
+        if player.is_guest:
+            raise TableError(
+                "GUEST_AT_COMPETITIVE",
+                "Competitive tables are for signed-in players. Sign up to play for chips.",
+            )
+        chips = User.objects.values_list("chips", flat=True).get(pk=player.user_id)
+        if chips < table.stake:
+            raise TableError(
+                "NOT_ENOUGH_CHIPS",
+                f"This table's stake is {table.stake} chips; you hold {chips}.",
+            )
+
+
+@transaction.atomic
+def table_create(
+    *,
+    player: PlayerRef | None,
+    game: str,
+    options: dict[str, Any],
+    seats_total: int,
+    stake: int = 0,
+    name: str = "",
+    ip: str | None = None,
+) -> Table:
+    """Open a table; its creator hosts it and sits in seat 1."""
+    spec = get_game(game)
+    if spec is None:
+        raise TableError("NO_SUCH_GAME", "There is no such game.")
+    if player is None:
+        raise TableError("WHO_ARE_YOU", "Log in, or choose a guest name, to open a table.")
+    if not spec.min_seats <= seats_total <= spec.max_seats:
+        raise TableError(
+            "BAD_SEATS", f"{spec.name} is for {spec.min_seats} to {spec.max_seats} players."
+        )
+    if stake < 0:
+        raise TableError("BAD_STAKE", "A stake cannot be negative.")
+    table = Table(
+        game=game,
+        name=(name.strip() or f"{player.name}'s table")[:60],
+        options=options,
+        seats_total=seats_total,
+        stake=stake,
+        host_user_id=player.user_id,
+        host_guest_token=player.guest_token,
+        host_name=player.display_name,
+    )
+    _check_may_sit(table, player)
+    table.save()
+    Seat.objects.create(
+        table=table,
+        number=1,
+        user_id=player.user_id,
+        guest_token=player.guest_token,
+        name=player.name,
+        ip=ip,
+    )
+    broadcast.table_changed(table.pk, created=True)
+    return table
+
+
+@transaction.atomic
+def seat_take(*, table_id: int, player: PlayerRef | None, number: int, ip: str | None = None) -> Seat:
+    table = _lock(table_id)
+    if table.status == Table.Status.CLOSED:
+        raise TableError("TABLE_CLOSED", "This table is closed.")
+    if table.status == Table.Status.RUNNING:
+        raise TableError("GAME_RUNNING", "A game is running; wait for it to end to sit down.")
+    if not 1 <= number <= table.seats_total:
+        raise TableError(
+            "NO_SUCH_SEAT", f"Seat {number} does not exist; this table has seats 1–{table.seats_total}."
+        )
+    _check_may_sit(table, player)
+    assert player is not None
+    if _seat_of(table, player) is not None:
+        raise TableError("ALREADY_SEATED", "You already have a seat at this table.")
+    if table.seats.filter(number=number).exists():
+        raise TableError("SEAT_TAKEN", f"Seat {number} is taken.")
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(
+                table=table,
+                number=number,
+                user_id=player.user_id,
+                guest_token=player.guest_token,
+                name=player.name,
+                ip=ip,
+            )
+    except IntegrityError:
+        # Another process won the seat between our check and our insert.
+        raise TableError("SEAT_TAKEN", f"Seat {number} is taken.") from None
+    broadcast.table_changed(table.pk)
+    return seat
+
+
+def _hand_over_or_close(table: Table) -> None:
+    """After someone left: the lowest seat hosts; an empty open table closes."""
+    first = table.seats.order_by("number").first()
+    if first is None:
+        table.status = Table.Status.CLOSED
+        table.closed_reason = "Everybody left."
+        table.save(update_fields=["status", "closed_reason", "updated_at"])
+        return
+    host_still_seated = table.seats.filter(
+        user_id=table.host_user_id, guest_token=table.host_guest_token
+    ).exists()
+    if not host_still_seated:
+        table.host_user_id = first.user_id
+        table.host_guest_token = first.guest_token
+        table.host_name = first.display_name
+        table.save(update_fields=["host_user", "host_guest_token", "host_name", "updated_at"])
+
+
+@transaction.atomic
+def seat_leave(*, table_id: int, player: PlayerRef | None) -> None:
+    table = _lock(table_id)
+    seat = _seat_of(table, player) if player else None
+    if seat is None:
+        raise TableError("NOT_SEATED", "You have no seat at this table.")
+    if table.status == Table.Status.RUNNING:
+        raise TableError("GAME_RUNNING", "A game is running: leaving now forfeits it.")
+    seat.delete()
+    _hand_over_or_close(table)
+    broadcast.table_changed(table.pk)
+
+
+@transaction.atomic
+def seat_ready(*, table_id: int, player: PlayerRef | None, ready: bool) -> Seat:
+    table = _lock(table_id)
+    seat = _seat_of(table, player) if player else None
+    if seat is None:
+        raise TableError("NOT_SEATED", "Take a seat first.")
+    if table.status != Table.Status.OPEN:
+        raise TableError("GAME_RUNNING", "The game has already started.")
+    if seat.ready != ready:
+        seat.ready = ready
+        seat.save(update_fields=["ready"])
+        broadcast.table_changed(table.pk)
+    return seat
+
+
+def start_problem(table: Table, seats: list[Seat]) -> str | None:
+    """Why the host cannot start now, or None when everything is in place."""
+    if table.status != Table.Status.OPEN:
+        return "The game has already started." if table.status == Table.Status.RUNNING else "This table is closed."
+    spec = get_game(table.game)
+    needed = table.seats_total if table.options.get("pairs") else (spec.min_seats if spec else 1)
+    if len(seats) < needed:
+        return f"At least {needed} seated players are needed."
+    waiting = [s.display_name for s in seats if not s.ready]
+    if waiting:
+        return "Waiting for " + ", ".join(waiting) + " to be ready."
+    return None
+
+
+@transaction.atomic
+def table_start(*, table_id: int, player: PlayerRef | None) -> Table:
+    table = _lock(table_id)
+    if not is_host(table, player):
+        raise TableError("NOT_HOST", "Only the table's host can start the game.")
+    problem = start_problem(table, list(table.seats.all()))
+    if problem:
+        raise TableError("NOT_READY", problem)
+    table.status = Table.Status.RUNNING
+    table.save(update_fields=["status", "updated_at"])
+    broadcast.table_changed(table.pk)
+    return table
+
+
+@transaction.atomic
+def table_close(*, table_id: int, reason: str, by: User | None = None) -> Table:
+    """Close a table (admin moderation): seats are released and everyone is told why."""
+    table = _lock(table_id)
+    if table.status == Table.Status.CLOSED:
+        return table
+    table.status = Table.Status.CLOSED
+    who = f" by {by.get_username()}" if by else ""
+    table.closed_reason = (reason.strip() or f"Closed{who}.")[:200]
+    table.save(update_fields=["status", "closed_reason", "updated_at"])
+    table.seats.all().delete()
+    broadcast.table_changed(table.pk)
+    return table
+
+
+@transaction.atomic
+def seats_release_for_user(*, user: User) -> None:
+    """A banned player's seats at tables that have not started are freed."""
+    for seat in Seat.objects.filter(user=user, table__status=Table.Status.OPEN).select_related(
+        "table"
+    ):
+        table = _lock(seat.table_id)
+        seat.delete()
+        _hand_over_or_close(table)
+        broadcast.table_changed(table.pk)
+    broadcast.user_banned(user.pk)
+
+
+def watcher_add(*, table_id: int, channel_name: str, player: PlayerRef | None) -> bool:
+    """Record an open table page; False when the table does not exist or is closed."""
+    if not Table.objects.filter(pk=table_id).exclude(status=Table.Status.CLOSED).exists():
+        return False
+    Watcher.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={
+            "table_id": table_id,
+            "user_id": player.user_id if player else None,
+            "guest_token": player.guest_token if player else "",
+        },
+    )
+    broadcast.table_changed(table_id)
+    return True
+
+
+def watcher_remove(*, channel_name: str) -> None:
+    table_id = Watcher.objects.filter(channel_name=channel_name).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return
+    Watcher.objects.filter(channel_name=channel_name).delete()
+    broadcast.table_changed(table_id)

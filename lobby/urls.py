@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from lobby import views
+
+app_name = "lobby"
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("new/<slug:game>/", views.create, name="create"),
+    path("table/<int:table_id>/", views.table, name="table"),
+    path("table/<int:table_id>/sit/", views.sit, name="sit"),
+    path("table/<int:table_id>/stand/", views.stand, name="stand"),
+    path("table/<int:table_id>/ready/", views.ready, name="ready"),
+    path("table/<int:table_id>/start/", views.start, name="start"),
+]

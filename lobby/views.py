@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.identity import player_from_request
+from games.registry import GAMES, get_game
+from lobby import selectors, services
+from lobby.consumers import table_page_context
+from lobby.forms import SeatForm, TableForm
+from lobby.models import Table
+
+
+def _client_ip(request: HttpRequest) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game")
+    if game not in GAMES:
+        game = None
+    rows = [selectors.row_context(t) for t in selectors.lobby_tables(game)]
+    return render(
+        request,
+        "lobby/index.html",
+        {"rows": rows, "game_filter": game, "games": list(GAMES.values())},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest, game: str) -> HttpResponse:
+    spec = get_game(game)
+    if spec is None:
+        raise Http404("There is no such game.")
+    player = player_from_request(request)
+    if player is None:
+        messages.info(request, "Log in, or choose a guest name, to open a table.")
+        return redirect(f"{reverse('guest')}?next={request.path}")
+    table_form = TableForm(request.POST or None, is_guest=player.is_guest)
+    options_form = spec.options_form(request.POST or None, prefix="opt")
+    if request.method == "POST" and table_form.is_valid() and options_form.is_valid():
+        options = dict(options_form.cleaned_data)
+        seats_total = options.pop("seats")
+        try:
+            table = services.table_create(
+                player=player,
+                game=spec.slug,
+                options=options,
+                seats_total=seats_total,
+                stake=table_form.cleaned_data["stake"],
+                name=table_form.cleaned_data["name"],
+                ip=_client_ip(request),
+            )
+        except services.TableError as err:
+            table_form.add_error(None, err.message)
+        else:
+            return redirect(table)
+    return render(
+        request,
+        "lobby/create.html",
+        {"spec": spec, "table_form": table_form, "options_form": options_form},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def _get_table(table_id: int) -> Table:
+    table = selectors.table_for_page(table_id)
+    if table is None:
+        raise Http404("There is no such table.")
+    return table
+
+
+@require_GET
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table(table_id)
+    context = table_page_context(table, player_from_request(request))
+    context["oob"] = False
+    return render(request, "lobby/table.html", context)
+
+
+def _act(request: HttpRequest, table_id: int, action) -> HttpResponse:
+    """Run one seat action; answer htmx with the fresh panel, others with a redirect."""
+    player = player_from_request(request)
+    error = None
+    try:
+        action(player)
+    except services.TableError as err:
+        error = err.message
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("lobby:table", table_id=table_id)
+    table = selectors.table_for_page(table_id)
+    if table is None:
+        return HttpResponse(_message_fragment(error or "There is no such table."), status=404)
+    context = table_page_context(table, player)
+    context["oob"] = False
+    html = render_to_string("lobby/table.html#seat_panel", context, request=request)
+    html += render_to_string("lobby/table.html#table_status", {**context, "oob": True}, request=request)
+    html += _message_fragment(error)
+    return HttpResponse(html)
+
+
+def _message_fragment(error: str | None) -> str:
+    body = f'<p class="message error" role="alert">{escape(error)}</p>' if error else ""
+    return f'<div id="messages" class="messages" aria-live="polite" hx-swap-oob="true">{body}</div>'
+
+
+@require_POST
+def sit(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = SeatForm(request.POST)
+
+    def action(player):
+        if not form.is_valid():
+            raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
+        services.seat_take(
+            table_id=table_id, player=player, number=form.cleaned_data["seat"], ip=_client_ip(request)
+        )
+
+    return _act(request, table_id, action)
+
+
+@require_POST
+def stand(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(request, table_id, lambda player: services.seat_leave(table_id=table_id, player=player))
+
+
+@require_POST
+def ready(request: HttpRequest, table_id: int) -> HttpResponse:
+    want = request.POST.get("ready", "1") == "1"
+    return _act(
+        request, table_id, lambda player: services.seat_ready(table_id=table_id, player=player, ready=want)
+    )
+
+
+@require_POST
+def start(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(request, table_id, lambda player: services.table_start(table_id=table_id, player=player))

@@ -1,0 +1,63 @@
+"""Browser tests: a real Daphne server in a child process and Debian's Chromium
+driven by Playwright. They skip without Chromium, except under CI=true."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from conftest import CHROMIUM, need_chromium
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@pytest.fixture
+def live_server_url(transactional_db, settings):
+    """The site served by Daphne (HTTP and WebSockets) on a free port."""
+    from channels.testing.live import make_application, set_database_connection
+    from daphne.testing import DaphneProcess
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    server = DaphneProcess(
+        "localhost",
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        setup=set_database_connection,
+    )
+    server.start()
+    while not server.ready.wait(timeout=1):
+        if not server.is_alive():
+            raise RuntimeError("the test server did not start")
+    yield f"http://localhost:{server.port.value}"
+    server.terminate()
+    server.join()
+
+
+@pytest.fixture
+def browser():
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshot():
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from lobby import services
+from lobby.models import Watcher
+from tests.live.conftest import connect, cookie_for
+from tests.lobby.conftest import TETRIWAR_OPTIONS, ref
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def create_table(user, **kw):
+    return services.table_create(
+        player=ref(user), game="tetriwar", options=dict(TETRIWAR_OPTIONS), seats_total=kw.get("seats", 2),
+        stake=kw.get("stake", 0),
+    )
+
+
+async def open_socket(path, cookie=None):
+    ws = await connect(path, cookie)
+    connected, _ = await ws.connect()
+    assert connected
+    return ws
+
+
+async def test_a_new_table_appears_in_every_lobby_socket(host):
+    everyone = await open_socket("/ws/lobby/")
+    filtered = await open_socket("/ws/lobby/?game=tetriwar")
+    table = await database_sync_to_async(create_table)(host)
+    for ws in (everyone, filtered):
+        html = await ws.receive_from(timeout=2)
+        assert 'hx-swap-oob="afterbegin:#table-list"' in html
+        assert f'id="table-{table.pk}"' in html and "hostess&#x27;s table" in html
+    await everyone.disconnect()
+    await filtered.disconnect()
+
+
+async def test_a_filled_seat_updates_the_row_in_place(host, opponent):
+    table = await database_sync_to_async(create_table)(host)
+    ws = await open_socket("/ws/lobby/")
+    await database_sync_to_async(services.seat_take)(table_id=table.pk, player=ref(opponent), number=2)
+    html = await ws.receive_from(timeout=2)
+    assert f'id="table-{table.pk}" hx-swap-oob="true"' in html
+    assert '<span class="seats-count">2/2</span>' in html
+    await ws.disconnect()
+
+
+async def test_a_closed_table_leaves_the_lobby(host, admin_user):
+    table = await database_sync_to_async(create_table)(host)
+    ws = await open_socket("/ws/lobby/")
+    await database_sync_to_async(services.table_close)(table_id=table.pk, reason="test", by=admin_user)
+    html = await ws.receive_from(timeout=2)
+    assert html == f'<li id="table-{table.pk}" hx-swap-oob="delete"></li>'
+    await ws.disconnect()
+
+
+@pytest.mark.parametrize(
+    "frame,code",
+    [
+        ("not json", "BAD_FRAME"),
+        ("[1, 2]", "BAD_FRAME"),
+        ('{"intent": "left"}', "READ_ONLY"),
+        ("x" * 5000, "FRAME_TOO_LARGE"),
+    ],
+)
+async def test_a_malformed_frame_gets_a_clear_error_and_the_socket_stays_open(db, frame, code):
+    bad = await open_socket("/ws/lobby/")
+    other = await open_socket("/ws/lobby/")
+    await bad.send_to(text_data=frame)
+    reply = await bad.receive_from(timeout=2)
+    assert f'data-code="{code}"' in reply and 'id="ws-error"' in reply
+    assert await other.receive_nothing(timeout=0.2)
+    # Still open: it answers again.
+    await bad.send_to(text_data="again not json")
+    assert "BAD_FRAME" in await bad.receive_from(timeout=2)
+    await bad.disconnect()
+    await other.disconnect()
+
+
+async def test_binary_frames_are_refused_clearly(db):
+    ws = await open_socket("/ws/lobby/")
+    await ws.send_to(bytes_data=b"\x00\x01")
+    assert "BAD_FRAME" in await ws.receive_from(timeout=2)
+    await ws.disconnect()
+
+
+async def test_a_flood_is_dropped_with_one_warning(db):
+    ws = await open_socket("/ws/lobby/")
+    for _ in range(60):
+        await ws.send_to(text_data=json.dumps({"intent": "left"}))
+    replies = []
+    while not await ws.receive_nothing(timeout=0.3):
+        replies.append(await ws.receive_from())
+    codes = [r.split('data-code="')[1].split('"')[0] for r in replies]
+    assert codes.count("FLOOD") == 1
+    assert codes.count("READ_ONLY") <= 31  # the bucket holds 30, plus refill while sending
+    assert len(codes) < 60
+    await ws.disconnect()
+
+
+async def test_a_socket_without_our_origin_is_refused(db):
+    ws = await connect("/ws/lobby/", origin=False)
+    connected, _ = await ws.connect()
+    assert not connected
+
+
+async def test_a_banned_player_cannot_connect(opponent, admin_user):
+    from accounts.services import user_ban
+
+    cookie = await cookie_for(opponent)
+    await database_sync_to_async(user_ban)(user=opponent, reason="cheating", by=admin_user)
+    ws = await connect("/ws/lobby/", cookie)
+    connected, _ = await ws.connect()
+    assert connected
+    assert "This account is banned." in await ws.receive_from(timeout=2)
+    assert (await ws.receive_output(timeout=2))["type"] == "websocket.close"
+
+
+async def test_banning_closes_the_players_open_sockets(opponent, admin_user):
+    from accounts.services import user_ban
+
+    ws = await open_socket("/ws/lobby/", await cookie_for(opponent))
+    await database_sync_to_async(user_ban)(user=opponent, reason="cheating", by=admin_user)
+    assert "banned" in await ws.receive_from(timeout=2)
+    output = await ws.receive_output(timeout=2)
+    assert output == {"type": "websocket.close", "code": 4003}
+
+
+async def test_a_forged_table_id_gets_a_message_and_is_closed(db):
+    ws = await connect("/ws/table/987654/")
+    connected, _ = await ws.connect()
+    assert connected
+    assert "There is no such table" in await ws.receive_from(timeout=2)
+    assert (await ws.receive_output(timeout=2))["code"] == 4404
+    assert not await database_sync_to_async(Watcher.objects.exists)()
+
+
+async def test_an_unknown_socket_path_gets_a_message(db):
+    ws = await connect("/ws/table/abc/")
+    connected, _ = await ws.connect()
+    assert connected
+    assert "nothing at this address" in await ws.receive_from(timeout=2)
+
+
+async def test_table_sockets_see_seats_taken_and_count_spectators(host, opponent, outsider):
+    table = await database_sync_to_async(create_table)(host)
+    host_ws = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
+    first = await host_ws.receive_from(timeout=2)  # the host's own arrival
+    assert 'id="seat-panel"' in first and 'id="spectator-count">0<' in first
+    spectator = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(outsider))
+    assert 'id="spectator-count">1<' in await host_ws.receive_from(timeout=2)
+    await spectator.receive_from(timeout=2)
+    await database_sync_to_async(services.seat_take)(table_id=table.pk, player=ref(opponent), number=2)
+    panel = await host_ws.receive_from(timeout=2)
+    assert "opponent" in panel and 'hx-swap-oob="true"' in panel
+    # The spectator sees the same seats but no buttons of the host's.
+    spectator_panel = await spectator.receive_from(timeout=2)
+    assert "opponent" in spectator_panel and "start-button" not in spectator_panel
+    await spectator.disconnect()
+    assert 'id="spectator-count">0<' in await host_ws.receive_from(timeout=2)
+    await host_ws.disconnect()
