@@ -77,3 +77,18 @@ def admin_user(db):
 def _fast_password_hashing(settings):
     # PBKDF2's deliberate slowness is for attackers, not for test suites.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def make_table(db):
+    """Open a TetriWar table hosted by ``player`` (a PlayerRef)."""
+    from lobby import services
+    from tests.personas import TETRIWAR_OPTIONS
+
+    def make(player, *, seats: int = 2, stake: int = 0, options: dict | None = None):
+        return services.table_create(
+            player=player, game="tetriwar", options=options or dict(TETRIWAR_OPTIONS),
+            seats_total=seats, stake=stake,
+        )
+
+    return make

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from lobby import services
 from lobby.models import Watcher
 from tests.live.conftest import connect, cookie_for
-from tests.lobby.conftest import TETRIWAR_OPTIONS, ref
+from tests.personas import TETRIWAR_OPTIONS, ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ from accounts import services as account_services
 from lobby import services
 from lobby.models import Seat, Table
 from lobby.services import TableError
-from tests.lobby.conftest import guest, ref
+from tests.personas import guest, ref
 
 
 def codes(excinfo) -> str:

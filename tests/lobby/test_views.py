@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from lobby.models import Table
-from tests.lobby.conftest import ref
+from tests.personas import ref
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
