@@ -1,0 +1,192 @@
+"""Moving, turning and dropping the falling piece; gravity, soft drop, lock delay, ghost."""
+
+from __future__ import annotations
+
+import pytest
+from tetriwar_helpers import HARD_DROP, LEFT, RIGHT, ROTATE, field, game_for, kinds, press
+
+from games.tetriwar import constants as C
+
+
+def piece(game, seat=1):
+    view = game.view(seat).piece
+    return view.kind, view.rotation, view.x, view.y
+
+
+def test_left_and_right_move_one_column():
+    game = game_for()
+    game.setup(1, piece="T")
+    assert kinds(game.apply(1, LEFT, 0.1)) == ["piece"]
+    assert piece(game) == ("T", 0, 2, -1)
+    game.apply(1, RIGHT, 0.2)
+    game.apply(1, RIGHT, 0.3)
+    assert piece(game) == ("T", 0, 4, -1)
+
+
+def test_walls_and_blocks_stop_a_move_and_nothing_is_reported():
+    game = game_for()
+    game.setup(1, piece=("T", 0, 0, 10))
+    assert game.apply(1, LEFT, 0.1) == []
+    assert piece(game) == ("T", 0, 0, 10)
+    game.setup(1, field=field(*["...X......"] * 12), piece=("T", 0, 0, 10))
+    assert game.apply(1, RIGHT, 0.1) == []
+
+
+def test_rotate_turns_clockwise():
+    game = game_for()
+    game.setup(1, piece=("T", 0, 3, 5))
+    for expected in (1, 2, 3, 0):
+        game.apply(1, ROTATE, 0.1)
+        assert piece(game) == ("T", expected, 3, 5)
+
+
+def test_a_t_against_the_left_wall_is_kicked_right():
+    game = game_for()
+    game.setup(1, piece=("T", 1, -1, 5))  # state R, its stem in column 0
+    game.apply(1, ROTATE, 0.1)  # test 1 fails (column −1), test 2 moves it right
+    assert piece(game) == ("T", 2, 0, 5)
+
+
+def test_an_i_against_the_right_wall_is_kicked_left():
+    game = game_for()
+    game.setup(1, piece=("I", 1, 7, 5))  # vertical in column 9
+    game.apply(1, ROTATE, 0.1)  # test 1 fails (columns 7–10), test 2: one left
+    assert piece(game) == ("I", 2, 6, 5)
+    assert game.view(1).piece.cells == ((7, 6), (7, 7), (7, 8), (7, 9))
+
+
+def test_a_kick_can_lift_the_piece():
+    # T in state 0 resting on the floor: test 1 (0, 0) and test 2 (−1, 0) would put
+    # its stem into the bottom row; test 3 (−1, +1) lifts it one row
+    game = game_for()
+    game.setup(1, field=field("XXXXXXXXX."), piece=("T", 0, 3, 17))
+    game.apply(1, ROTATE, 0.1)
+    assert piece(game) == ("T", 1, 2, 16)
+
+
+def test_when_all_five_tests_fail_nothing_happens():
+    game = game_for()
+    walls = field(*["XXXX.XXXXX"] * 8)
+    game.setup(1, field=walls, piece=("I", 1, 2, 16))  # a vertical I deep in a narrow well
+    before = game.to_text()
+    assert game.apply(1, ROTATE, 0.1) == []
+    assert piece(game) == ("I", 1, 2, 16)
+    assert game.to_text() == before
+
+
+@pytest.mark.parametrize("level", range(1, 11))
+def test_gravity_moves_the_piece_one_row_per_level_interval(level):
+    game = game_for(start_level=min(level, 9))
+    game.setup(1, level=level, piece=("T", 0, 3, 0))
+    seconds = C.GRAVITY[level]
+    game.advance(seconds * 0.999)
+    assert piece(game)[3] == 0
+    assert kinds(game.advance(seconds)) == ["piece"]
+    assert piece(game)[3] == 1
+    game.advance(2 * seconds)
+    assert piece(game)[3] == 2
+
+
+def test_soft_drop_falls_twenty_times_faster_and_at_least_a_row_per_50_ms():
+    game = game_for(start_level=5)  # gravity 0.355 s a row, soft drop 0.01775 s
+    game.setup(1, piece=("T", 0, 3, 0))
+    press(game, 1, "soft_drop_on", now=0.0)
+    game.advance(0.0177)
+    assert piece(game)[3] == 0
+    game.advance(0.01776)
+    assert piece(game)[3] == 1
+    game.advance(5 * C.SOFT_DROP[5] + 0.0001)
+    assert piece(game)[3] == 5
+
+    slow = game_for(start_level=1)  # 1 s / 20 = 50 ms
+    slow.setup(1, piece=("T", 0, 3, 0))
+    press(slow, 1, "soft_drop_on", now=0.0)
+    slow.advance(0.0499)
+    assert piece(slow)[3] == 0
+    slow.advance(0.05)
+    assert piece(slow)[3] == 1
+
+
+def test_releasing_soft_drop_returns_to_gravity_from_the_last_row_fallen():
+    game = game_for()
+    game.setup(1, piece=("T", 0, 3, 0))
+    press(game, 1, "soft_drop_on", now=0.0)
+    game.advance(0.06)  # one row at 0.05
+    press(game, 1, "soft_drop_off", now=0.06)
+    game.advance(1.049)
+    assert piece(game)[3] == 1
+    game.advance(1.05)
+    assert piece(game)[3] == 2
+
+
+def test_hard_drop_lands_and_locks_at_once():
+    game = game_for()
+    game.setup(1, piece=("T", 0, 3, 0))
+    events = game.apply(1, HARD_DROP, 0.1)
+    assert game.view(1).field[-2:] == ("....T.....", "...TTT....")
+    assert set(kinds(events)) >= {"field", "score", "piece", "next"}
+    assert game.view(1).score == 1  # 1 × level for the piece
+
+
+def test_the_ghost_shows_where_the_piece_lands():
+    game = game_for()
+    game.setup(1, field=field("X.........", "XX........"), piece=("T", 0, 0, 3))
+    assert game.view(1).ghost == ((16, 1), (17, 0), (17, 1), (17, 2))
+    game.apply(1, RIGHT, 0.1)
+    assert game.view(1).ghost == ((17, 2), (18, 1), (18, 2), (18, 3))
+
+
+def test_a_landed_piece_locks_after_half_a_second():
+    game = game_for()
+    game.setup(1, piece=("O", 0, 3, 18))  # on the floor
+    game.advance(0.499)
+    assert game.view(1).field[-1] == ".........."
+    events = game.advance(0.5)
+    assert game.view(1).field[-2:] == ("....OO....", "....OO....")
+    assert "field" in kinds(events)
+
+
+def test_the_lock_delay_starts_when_gravity_lands_the_piece():
+    game = game_for()
+    game.setup(1, piece=("O", 0, 3, 17))  # one row above the floor
+    game.advance(1.0)  # falls onto the floor at 1.0
+    game.advance(1.499)
+    assert game.view(1).field[-1] == ".........."
+    game.advance(1.5)
+    assert game.view(1).field[-1] == "....OO...."
+
+
+def test_a_move_resets_the_lock_delay():
+    game = game_for()
+    game.setup(1, piece=("O", 0, 3, 18))
+    game.apply(1, LEFT, 0.4)
+    game.advance(0.899)
+    assert game.view(1).field[-1] == ".........."
+    game.advance(0.9)
+    assert game.view(1).field[-1] == "...OO....."
+
+
+def test_at_most_fifteen_resets():
+    game = game_for()
+    game.setup(1, piece=("O", 0, 3, 18))
+    t = 0.0
+    for step in range(15):
+        t += 0.4
+        game.apply(1, LEFT if step % 2 == 0 else RIGHT, t)
+    assert game.players[1].resets == 15
+    assert game.players[1].lock_at == pytest.approx(t + 0.5)
+    game.apply(1, LEFT, t + 0.4)  # the 16th move still moves, but does not reset
+    assert game.players[1].lock_at == pytest.approx(t + 0.5)
+    game.advance(t + 0.5)
+    assert game.view(1).field[-1] == "..OO......"
+
+
+def test_moving_off_a_ledge_lets_the_piece_fall_again():
+    game = game_for()
+    game.setup(1, field=field("XXX.......", "XXX......."), piece=("O", 0, 0, 16))
+    assert game.players[1].lock_at == 0.5
+    game.apply(1, RIGHT, 0.2)
+    game.apply(1, RIGHT, 0.3)  # now over the gap: no longer resting
+    assert game.players[1].lock_at == float("inf")
+    game.advance(1.0)
+    assert piece(game)[3] == 17
