@@ -82,6 +82,10 @@ class KeyBindingsForm(forms.Form):
             if not (len(key) == 1 and key.isprintable()) and key not in _ALLOWED_SPECIAL_KEYS:
                 self.add_error(action, f"“{key}” is not a key we can bind.")
                 continue
+            if key == " " and action != "hard_drop":
+                # Space is the hard drop's fixed alias (RULES.md §1): it cannot mean two things.
+                self.add_error(action, "Space always hard-drops, so it cannot do anything else.")
+                continue
             normal = key.lower() if len(key) == 1 else key
             if normal in seen:
                 self.add_error(action, f"Already used for “{KEY_ACTION_LABELS[seen[normal]]}”.")
