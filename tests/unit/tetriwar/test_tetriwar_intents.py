@@ -1,0 +1,126 @@
+"""Intents: text and wire forms, and the one exception for every illegal intent."""
+
+from __future__ import annotations
+
+import pytest
+from tetriwar_helpers import game_for
+
+from games.core.protocol import IllegalIntent
+from games.tetriwar.engine import Intent
+from games.tetriwar.intents import NAMES
+
+
+@pytest.mark.parametrize("text", [*NAMES, "bomb:1", "bomb:2", "bomb:3", "bomb:4"])
+def test_text_form_round_trips(text):
+    intent = Intent.parse(text)
+    assert str(intent) == text
+    assert Intent.parse(str(intent)) == intent
+
+
+def test_wire_frames():
+    assert Intent.from_wire({"intent": "left"}) == Intent("left")
+    assert Intent.from_wire({"intent": "bomb", "target": 3}) == Intent("bomb", 3)
+    assert Intent.from_wire({"intent": "bomb", "target": "2"}) == Intent("bomb", 2)
+    assert Intent.from_wire({"intent": "rotate", "HEADERS": {"HX-Request": "true"}}) == Intent("rotate")
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ({"intent": "jump"}, "UNKNOWN_INTENT"),
+        ({"intent": 3}, "UNKNOWN_INTENT"),
+        ({}, "UNKNOWN_INTENT"),
+        ("left", "UNKNOWN_INTENT"),
+        (None, "UNKNOWN_INTENT"),
+        ({"intent": "bomb", "target": 5}, "BAD_TARGET"),
+        ({"intent": "bomb", "target": 0}, "BAD_TARGET"),
+        ({"intent": "bomb", "target": "x"}, "BAD_TARGET"),
+        ({"intent": "bomb", "target": True}, "BAD_TARGET"),
+        ({"intent": "bomb", "target": 2.0}, "BAD_TARGET"),
+        ({"intent": "left", "target": 2}, "BAD_TARGET"),
+    ],
+)
+def test_malformed_frames_raise_illegal_intent(frame, code):
+    with pytest.raises(IllegalIntent) as error:
+        Intent.from_wire(frame)
+    assert error.value.code == code
+    assert isinstance(error.value, ValueError)
+    assert error.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "code"), [("jump", "UNKNOWN_INTENT"), ("bomb:5", "BAD_TARGET"), ("bomb:x", "BAD_TARGET")]
+)
+def test_bad_text_raises_illegal_intent(text, code):
+    with pytest.raises(IllegalIntent) as error:
+        Intent.parse(text)
+    assert error.value.code == code
+
+
+def refused(game, seat, intent, now, code):
+    """The intent raises ``code`` and the game is exactly as before."""
+    before, log = game.to_text(), list(game.log)
+    with pytest.raises(IllegalIntent) as error:
+        game.apply(seat, intent, now)
+    assert error.value.code == code
+    assert game.to_text() == before and game.log == log
+    return error.value
+
+
+def test_a_bomb_with_an_empty_store():
+    game = game_for(seats=(1, 2), bombs="manual")
+    error = refused(game, 1, Intent("bomb"), 0.0, "EMPTY_STORE")
+    assert "store" in error.message
+
+
+def test_a_bomb_for_a_player_who_is_not_there():
+    game = game_for(seats=(1, 2, 3), bombs="manual")
+    game.setup(1, store=["drill"])
+    refused(game, 1, Intent("bomb", 4), 0.0, "BAD_TARGET")
+
+
+def test_a_bomb_when_bombs_are_off_or_automatic():
+    for mode in ("off", "automatic"):
+        game = game_for(seats=(1, 2), bombs=mode)
+        refused(game, 1, Intent("bomb"), 0.0, "BOMBS_NOT_MANUAL")
+
+
+def test_intents_from_a_seat_that_is_not_playing():
+    game = game_for(seats=(1, 3))
+    refused(game, 2, Intent("left"), 0.0, "NOT_PLAYING")
+    refused(game, 5, Intent("left"), 0.0, "NOT_PLAYING")
+
+
+def test_intents_after_the_end():
+    game = game_for(minutes=1)
+    game.advance(60.0)
+    refused(game, 1, Intent("left"), 61.0, "GAME_OVER")
+
+
+def test_something_that_is_not_an_intent():
+    game = game_for()
+    refused(game, 1, "left", 0.0, "UNKNOWN_INTENT")
+
+
+def test_clock_events_due_before_a_refused_intent_are_reported_next_time():
+    game = game_for(seats=(1, 2), bombs="manual")
+    with pytest.raises(IllegalIntent):
+        game.apply(1, Intent("bomb"), 1.0)  # gravity was due at 1.0
+    events = game.advance(1.0)
+    assert [e.kind for e in events].count("piece") == 2
+
+
+def test_every_applied_intent_is_logged():
+    game = game_for(seats=(1, 2))
+    game.apply(1, Intent("left"), 0.1)
+    game.apply(2, Intent("rotate"), 0.2)
+    game.apply(1, Intent("left"), 0.3)  # a move that fails is still an intent applied
+    assert game.log[:2] == [(0.1, 1, "left"), (0.2, 2, "rotate")]
+    assert len(game.log) == 3
+
+
+def test_a_late_intent_acts_at_the_current_time():
+    game = game_for()
+    game.advance(5.0)
+    game.apply(1, Intent("left"), 4.0)
+    assert game.log == [(5.0, 1, "left")]
