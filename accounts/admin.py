@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
@@ -46,9 +47,11 @@ class PlayerAdmin(UserAdmin):
         if "apply" in request.POST:
             form = BanForm(request.POST)
             if form.is_valid():
-                for user in queryset.exclude(pk=request.user.pk):
+                # Admins never ban themselves by accident.
+                targets = list(queryset.exclude(pk=request.user.pk))
+                for user in targets:
                     services.user_ban(user=user, reason=form.cleaned_data["reason"], by=request.user)
-                self.message_user(request, f"Banned {queryset.count()} player(s).", messages.SUCCESS)
+                self.message_user(request, f"Banned {len(targets)} player(s).", messages.SUCCESS)
                 return None
         else:
             form = BanForm()
@@ -77,7 +80,7 @@ class PlayerAdmin(UserAdmin):
 
     def adjust_chips_view(self, request: HttpRequest, user_id: int):
         if not self.has_change_permission(request):
-            raise PermissionError
+            raise PermissionDenied
         user = get_object_or_404(User, pk=user_id)
         form = AdjustChipsForm(request.POST or None)
         if request.method == "POST" and form.is_valid():

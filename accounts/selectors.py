@@ -9,6 +9,19 @@ def ledger(user: User) -> QuerySet[ChipTransaction]:
     return ChipTransaction.objects.filter(user=user).select_related("created_by")
 
 
-def game_history(user: User) -> list:
-    """The player's finished games, newest first (none until games are recorded)."""
-    return []
+def game_history(user: User, limit: int = 50) -> list:
+    """The player's ended games, newest first, each with ``game_name`` for display."""
+    from games.models import Game, Participation
+    from games.registry import GAMES
+
+    rows = list(
+        Participation.objects.filter(
+            user=user, game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED]
+        )
+        .select_related("game")
+        .order_by("-game__ended_at", "-game_id")[:limit]
+    )
+    for row in rows:
+        spec = GAMES.get(row.game.kind)
+        row.game_name = spec.name if spec else row.game.kind
+    return rows

@@ -17,7 +17,7 @@ def test_a_new_table_appears_live_and_a_seat_taken_shows_at_the_host(live_server
     # The guest picks a name and waits in the lobby before the table exists.
     guest.goto(f"{live_server_url}/accounts/guest/")
     guest.get_by_label("Guest name").fill("Zed")
-    guest.get_by_role("button", name="Play as a guest").click()
+    guest.get_by_role("button", name="Play as this guest").click()
     guest.goto(f"{live_server_url}/lobby/")
     expect(guest.locator("#live-text")).to_have_text("Live.")
     expect(guest.locator("#table-list li.table-row")).to_have_count(0)
@@ -28,7 +28,7 @@ def test_a_new_table_appears_live_and_a_seat_taken_shows_at_the_host(live_server
     host.get_by_label("Email").fill("alice@example.com")
     host.get_by_label("Password", exact=True).fill("correct-horse-42")
     host.get_by_label("Password confirmation").fill("correct-horse-42")
-    host.get_by_role("button", name="Sign up").click()
+    host.get_by_role("button", name="Create my account").click()
     expect(host.locator("#nav-chips")).to_have_text("1000")
     host.get_by_role("link", name="New TetriWar table").click()
     host.get_by_label("Name").fill("Alice vs the world")

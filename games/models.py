@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    """One match played at a table: what was played, with which seed, and how it ended."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    table = models.ForeignKey("lobby.Table", on_delete=models.PROTECT, related_name="games")
+    kind = models.CharField(max_length=32)  # a slug of games.registry
+    options = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    stake = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
+    scored = models.BooleanField(default=False)
+    unscored_reason = models.CharField(max_length=200, blank=True)
+    abort_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"Game #{self.pk} ({self.kind}) at table #{self.table_id}"
+
+
+class Participation(models.Model):
+    """A seat's part in a game and its outcome."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="participations")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="participations"
+    )
+    name = models.CharField(max_length=150)
+    is_guest = models.BooleanField(default=False)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    score = models.IntegerField(default=0)
+    lines = models.PositiveIntegerField(default=0)
+    eliminations = models.PositiveIntegerField(default=0)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    forfeited = models.BooleanField(default=False)
+    points = models.IntegerField(default=0)
+    chips_delta = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_participation_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat}: {self.name}"
+
+
+class GameLog(models.Model):
+    """Every intent of a game as (seconds since start, seat, intent): the game replays from it."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="log")
+    entries = models.JSONField(default=list)
+    summary = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"Log of {self.game}"
