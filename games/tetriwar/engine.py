@@ -126,7 +126,9 @@ class Game:
         """Apply a player's intent at ``now``; returns what changed (clock events first)."""
         if not isinstance(intent, Intent):
             raise IllegalIntent("UNKNOWN_INTENT", f"Not an intent: {intent!r}.")
-        player = self._playing(seat, now)
+        player = self.players.get(seat)
+        if player is None or player.left or self.finished or now >= self.end:
+            self._playing(seat, now)  # raises the reason
         if now < self.now:
             now = self.now  # a late message acts at the game's current time
         events = self._advance(now) if now >= self._due or self._pending else []
@@ -149,9 +151,11 @@ class Game:
                 self._pending = events  # the clocks did run: report their events next time
                 raise
         self.log.append((now, seat, intent.text))
-        due = player.due()
-        if due < self._due:
-            self._due = due
+        # the clocks of this player may have come nearer (an earlier due is harmless)
+        if player.fall_at < self._due:
+            self._due = player.fall_at
+        if player.lock_at < self._due:
+            self._due = player.lock_at
         if self._due <= now:
             events.extend(self._advance(now))
         return events
@@ -239,6 +243,10 @@ class Game:
 
     def view(self, seat: int) -> PlayerView:
         return self.players[seat].view()
+
+    def opponents(self, seat: int) -> tuple[int, ...]:
+        """The seats Enter may aim a red bomb at: still playing, not oneself or partner."""
+        return tuple(p.seat for p in self._opponents(self.players[seat]))
 
     def to_text(self) -> str:
         """The whole game as text: equal texts mean equal games."""
@@ -412,4 +420,6 @@ class Game:
         with no opponent left is lost (our choice)."""
         target = self._enter_target(player, bomb)
         if target is not None:
-            self._draw_target(player, target).receive(bomb, player.seat, now, events)
+            target = self._draw_target(player, target)
+            target.receive(bomb, player.seat, now, events)
+            self._due = min(self._due, target.due())

@@ -38,6 +38,17 @@ KICKS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
     kind: tuple(kicks(kind, rotation, rotation + 1) for rotation in range(4)) for kind in KINDS
 }
 CELLS = STATES  # (row, col) cells inside the box, by kind and rotation
+# ROW_COLUMNS[kind][rotation]: ((row in the box, (columns in the box, ...)), ...), top row first
+ROW_COLUMNS: dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = {
+    kind: tuple(
+        tuple(
+            (row, tuple(c for r, c in STATES[kind][rotation] if r == row))
+            for row in sorted({r for r, _ in STATES[kind][rotation]})
+        )
+        for rotation in range(4)
+    )
+    for kind in KINDS
+}
 BOX = BOX_SIZE
 
 

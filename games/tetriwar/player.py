@@ -25,7 +25,7 @@ from games.tetriwar.events import (
     StoreChanged,
 )
 from games.tetriwar.field import Field
-from games.tetriwar.pieces import CELLS, KICKS, SHAPES, X_OFFSET, Bag
+from games.tetriwar.pieces import CELLS, KICKS, ROW_COLUMNS, SHAPES, X_OFFSET, Bag
 
 INF = math.inf
 GRAVITY = C.GRAVITY
@@ -114,7 +114,12 @@ class Player:
     def due(self) -> float:
         if self.left:
             return INF
-        return min(self.fall_at, self.lock_at, self.reversed_until)
+        due = self.fall_at
+        if self.lock_at < due:
+            due = self.lock_at
+        if self.reversed_until < due:
+            due = self.reversed_until
+        return due
 
     def interval(self) -> float:
         return SOFT_DROP[self.level] if self.soft else GRAVITY[self.level]
@@ -223,18 +228,22 @@ class Player:
             self.spawn(t, events)
             return []
         masks, text = field.masks, field.text
+        kind, x = self.kind, self.x
+        touched = []
+        for offset, columns in ROW_COLUMNS[kind][self.rotation]:
+            row = y + offset
+            line = list(text[row])
+            for column in columns:
+                line[x + column] = kind
+            text[row] = "".join(line)
+            touched.append(row)
+        full = []
         for offset, mask in self.shape:
             masks[y + offset] |= mask
-        kind = self.kind
-        touched = set()
-        for r, c in CELLS[kind][self.rotation]:
-            row = y + r
-            line = text[row]
-            text[row] = line[: self.x + c] + kind + line[self.x + c + 1 :]
-            touched.add(row)
+            if masks[y + offset] == FULL_ROW:
+                full.append(y + offset)
         level = self.level
         self.score += C.PIECE_POINTS * level
-        full = [row for row in sorted(touched) if masks[row] == FULL_ROW]
         caught: list[str] = []
         if full:
             caught = [C.BOMB_OF_CHAR[ch] for row in full for ch in text[row] if ch in C.BOMB_OF_CHAR]
@@ -245,10 +254,11 @@ class Player:
             while self.level_lines >= self.lines_per_level and self.level < C.MAX_LEVEL:
                 self.level_lines -= self.lines_per_level
                 self.level += 1
+            touched = list(range(full[-1] + 1))  # everything above the lowest cleared row moved
             if self.bombs_on:
-                touched.update(self.make_bombs(len(full)))
-            touched.update(range(max(full) + 1))
-        rows = tuple(row - HIDDEN for row in sorted(touched) if row >= HIDDEN)
+                touched.extend(self.make_bombs(len(full)))
+            touched = sorted(set(touched))
+        rows = tuple(row - HIDDEN for row in touched if row >= HIDDEN)
         if rows:
             events.append(FieldChanged(self.seat, rows))
         events.append(ScoreChanged(self.seat, self.score, self.level, self.lines, self.eliminations))
