@@ -356,8 +356,6 @@ class Game:
 
     def _finish(self, events: list[Event]) -> None:
         self.finished = True
-        for player in self._order:
-            player.soft = False
         events.append(GameFinished(0))
 
     # --- bombs ---------------------------------------------------------------------------

@@ -305,7 +305,9 @@ class Player:
         events.append(self.piece_event)
 
     def eliminate(self, t: float, events: list) -> None:
-        """Top out: empty field, start level, level counter restarts; score kept, bombs lost."""
+        """Top out: empty field, start level, level counter restarts; score kept, stored
+        bombs lost (RULES.md). Total lines, the feed and a running lack of control carry
+        on (our choice)."""
         self.field.clear()
         self.level = self.start_level
         self.level_lines = 0

@@ -190,3 +190,23 @@ def test_moving_off_a_ledge_lets_the_piece_fall_again():
     assert game.players[1].lock_at == float("inf")
     game.advance(1.0)
     assert piece(game)[3] == 17
+
+
+def test_a_rotation_resets_the_lock_delay_too():
+    game = game_for()
+    game.setup(1, piece=("T", 2, 3, 17))  # pointing down, on the floor
+    game.apply(1, ROTATE, 0.3)  # still resting on the floor
+    assert game.players[1].lock_at == 0.8
+    game.advance(0.79)
+    assert game.view(1).field[-1] == ".........."
+    game.advance(0.8)
+    assert game.view(1).field[-1] == "....T....."
+
+
+def test_events_say_which_board_and_region_changed():
+    game = game_for(seats=(1, 2))
+    events = game.apply(2, HARD_DROP, 0.0)
+    assert {e.seat for e in events} == {2}
+    assert {e.kind for e in events} == {"piece", "field", "score", "next"}
+    nxt = next(e for e in events if e.kind == "next")
+    assert nxt.to_dict() == {"kind": "next", "seat": 2, "next": game.view(2).next}
