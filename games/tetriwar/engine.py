@@ -273,6 +273,10 @@ class Game:
         ``(kind, rotation, x, visible y)``), the next pieces, score... Not logged, so a
         game arranged this way cannot be replayed."""
         player = self.players[seat]
+        if piece is not None and not isinstance(piece, str):
+            kind, rotation, x, y = piece
+            if not (-X_OFFSET <= x < C.WIDTH and -C.HIDDEN_ROWS <= y < C.VISIBLE_ROWS):
+                raise ValueError(f"the piece {piece!r} is outside the field")
         if field is not None:
             player.field = field.copy()
         if next is not None:
@@ -360,6 +364,8 @@ class Game:
 
     # --- bombs ---------------------------------------------------------------------------
     def _bomb(self, player: Player, intent: Intent, now: float, events: list) -> None:
+        """Drop the oldest stored bomb: Enter (no target) or keys 1–4. Checks first, so a
+        refused bomb changes nothing."""
         mode = self.options.bombs
         if mode != "manual":
             raise IllegalIntent(
@@ -369,12 +375,13 @@ class Game:
             raise IllegalIntent("EMPTY_STORE", "There is no bomb in the store to drop.")
         bomb = player.store[0]
         if intent.target is None:
-            target = self._enter_target(player, bomb)
-            if target is None:
+            candidates = self._enter_candidates(player, bomb)
+            if not candidates:
                 raise IllegalIntent(
                     "NO_OPPONENT",
                     "There is no opponent to drop a red bomb on; use key 1 to drop it on yourself.",
                 )
+            target = self._draw_target(player, candidates)
         else:
             seat = player.seats_by_number.get(intent.target)
             if seat is None:
@@ -382,12 +389,20 @@ class Game:
             target = self.players[seat]
             if target.left:
                 raise IllegalIntent("TARGET_LEFT", f"Player {intent.target} has left the game.")
-        if intent.target is None:
-            target = self._draw_target(player, target)
         del player.store[0]
         events.append(StoreChanged(player.seat, tuple(player.store)))
-        target.receive(bomb, player.seat, now, events)
-        self._due = min(self._due, target.due())
+        self._hit(player, target, bomb, now, events)
+
+    def _drop_auto(self, player: Player, bomb: str, now: float, events: list) -> None:
+        """Automatic mode: a caught bomb drops at once, aimed as Enter aims. A red bomb
+        with no opponent left is lost (our choice)."""
+        candidates = self._enter_candidates(player, bomb)
+        if candidates:
+            self._hit(player, self._draw_target(player, candidates), bomb, now, events)
+
+    def _hit(self, sender: Player, target: Player, bomb: str, now: float, events: list) -> None:
+        target.receive(bomb, sender.seat, now, events)
+        self._due = min(self._due, target.due())  # its clocks may have changed
 
     def _opponents(self, player: Player) -> list[Player]:
         side = self._side(player.seat)
@@ -398,26 +413,15 @@ class Game:
             return next(pair for pair in C.PAIRS if seat in pair)
         return (seat,)
 
-    def _enter_target(self, player: Player, bomb: str) -> Player | list[Player] | None:
-        """Who Enter can hit: oneself for a green bomb, else the opponents (None: nobody)."""
-        if bomb in C.GREEN_BOMBS:
-            return player
-        return self._opponents(player) or None
+    def _enter_candidates(self, player: Player, bomb: str) -> list[Player]:
+        """Whom Enter may hit: oneself with a green bomb, else the opponents (RULES.md)."""
+        return [player] if bomb in C.GREEN_BOMBS else self._opponents(player)
 
-    def _draw_target(self, player: Player, target: Player | list[Player]) -> Player:
-        """Enter's red target: the highest-scoring opponent (each, when tied) weighs 3,
-        each other opponent 1 (RULES.md)."""
-        if isinstance(target, Player):
-            return target
-        best = max(p.score for p in target)
-        weights = [C.ENTER_WEIGHT_LEADER if p.score == best else C.ENTER_WEIGHT_OTHER for p in target]
-        return weighted_choice(player.chance, target, weights)
-
-    def _drop_auto(self, player: Player, bomb: str, now: float, events: list) -> None:
-        """Automatic mode: a caught bomb drops at once, aimed as Enter aims. A red bomb
-        with no opponent left is lost (our choice)."""
-        target = self._enter_target(player, bomb)
-        if target is not None:
-            target = self._draw_target(player, target)
-            target.receive(bomb, player.seat, now, events)
-            self._due = min(self._due, target.due())
+    def _draw_target(self, player: Player, candidates: list[Player]) -> Player:
+        """Enter's target among ``candidates``: the highest-scoring opponent (each, when
+        tied: our choice) weighs 3, each other opponent 1 (RULES.md)."""
+        if len(candidates) == 1:
+            return candidates[0]
+        best = max(p.score for p in candidates)
+        weights = [C.ENTER_WEIGHT_LEADER if p.score == best else C.ENTER_WEIGHT_OTHER for p in candidates]
+        return weighted_choice(player.chance, candidates, weights)
