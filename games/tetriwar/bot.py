@@ -9,7 +9,6 @@ sends an illegal intent. Its choices come from its own ``random.Random``.
 
 from __future__ import annotations
 
-import math
 import random
 
 from games.tetriwar.constants import FULL_ROW, HEIGHT, RED_BOMBS, WIDTH
@@ -103,7 +102,7 @@ class Bot:
         _, rotation, x = aim
         if player.rotation != rotation:
             return ROTATE
-        swapped = player.reversed_until != math.inf
+        swapped = player.reversed_until is not None
         if player.x > x:
             return RIGHT if swapped else LEFT
         if player.x < x:

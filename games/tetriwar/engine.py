@@ -343,8 +343,8 @@ class Game:
                 player_due = player.fall_at
                 if player.lock_at < player_due:
                     player_due = player.lock_at
-                if player.reversed_until < player_due:
-                    player_due = player.reversed_until
+                if player.control_until < player_due:
+                    player_due = player.control_until
                 if player_due < due:
                     first, due = player, player_due
             if first is None or due > now or due >= end:

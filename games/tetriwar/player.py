@@ -105,10 +105,15 @@ class Player:
         self.last_fall = 0.0
         self.fall_at = INF
         self.lock_at = INF
-        self.reversed_until = INF
+        self.control_until = INF  # lack of control ends then (INF: keys are not swapped)
         self.left = False
         self.left_at = INF
         self.piece_event = PieceChanged(seat)
+
+    @property
+    def reversed_until(self) -> float | None:
+        """When lack of control ends, or None when ← and → are not swapped."""
+        return None if self.control_until == INF else self.control_until
 
     # --- clocks ------------------------------------------------------------------------
     def due(self) -> float:
@@ -117,8 +122,8 @@ class Player:
         due = self.fall_at
         if self.lock_at < due:
             due = self.lock_at
-        if self.reversed_until < due:
-            due = self.reversed_until
+        if self.control_until < due:
+            due = self.control_until
         return due
 
     def interval(self) -> float:
@@ -154,8 +159,8 @@ class Player:
 
     def step(self, t: float, events: list) -> list[str]:
         """Run the clock that is due at ``t``; returns bombs to drop automatically."""
-        if self.reversed_until == t:
-            self.reversed_until = INF
+        if self.control_until == t:
+            self.control_until = INF
             events.append(ControlChanged(self.seat, False, None))
         elif self.lock_at == t:
             if self.fits(self.shape, self.y + 1):
@@ -180,7 +185,7 @@ class Player:
 
     # --- intents -----------------------------------------------------------------------
     def shift(self, dx: int, t: float, events: list) -> None:
-        if self.reversed_until != INF:
+        if self.control_until != INF:
             dx = -dx
         x = self.x + dx
         index = x + X_OFFSET
@@ -326,8 +331,8 @@ class Player:
         del self.feed[: -C.FEED_SIZE]
         events.append(BombReceived(self.seat, sender, bomb, from_seat))
         if bomb == C.LACK_OF_CONTROL:  # a second one while active restarts the 5 s
-            self.reversed_until = t + C.LACK_OF_CONTROL_SECONDS
-            events.append(ControlChanged(self.seat, True, self.reversed_until))
+            self.control_until = t + C.LACK_OF_CONTROL_SECONDS
+            events.append(ControlChanged(self.seat, True, self.control_until))
             return
         field = self.field
         before = list(field.text)
@@ -401,7 +406,7 @@ class Player:
             store=tuple(self.store),
             feed=tuple(self.feed),
             next=self.bag.peek(C.PREVIEW),
-            reversed_until=None if self.reversed_until == INF else self.reversed_until,
+            reversed_until=self.reversed_until,
             piece=piece,
             ghost=ghost,
             field=self.field.visible(),
@@ -421,7 +426,7 @@ class Player:
             f"piece {self.kind} r{self.rotation} x{self.x} y{self.y - HIDDEN} "
             f"resets {self.resets} lowest {self.lowest - HIDDEN} soft {int(self.soft)}",
             f"clocks fall {clock(self.fall_at)} lock {clock(self.lock_at)} "
-            f"reversed {clock(self.reversed_until)} last_fall {self.last_fall!r}",
+            f"reversed {clock(self.control_until)} last_fall {self.last_fall!r}",
             f"next {' '.join(self.bag.peek(C.PREVIEW))} dealt {self.bag.dealt}",
             f"store {' '.join(self.store) or '-'}",
             f"feed {' '.join(f'{e.sender}:{e.bomb}' for e in self.feed) or '-'}",
