@@ -18,6 +18,10 @@ class GameSpec:
     max_seats: int
     options_form_path: str  # "module:Class", a Django form of the game's options
     how_to_template: str
+    # The table page's game-specific parts: a script for keys and clocks, and a
+    # template of extra <head> content (styles built from the engine's tables).
+    script: str = ""
+    head_template: str = ""
 
     @cached_property
     def options_form(self) -> type[Any]:
@@ -40,6 +44,8 @@ GAMES: dict[str, GameSpec] = {
             max_seats=4,
             options_form_path="games.tetriwar.forms:TetriWarOptionsForm",
             how_to_template="games/tetriwar/how_to_play.html",
+            script="js/tetriwar.js",
+            head_template="games/tetriwar/head.html",
         ),
     ]
 }

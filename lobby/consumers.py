@@ -5,11 +5,12 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
+from games.host import ensure_embedded_host, send_to_host
 from games.registry import GAMES
 from lobby import selectors, services
 from lobby.broadcast import lobby_group, table_group
 from lobby.models import Table
-from lobby.ws import CLOSE_NOT_FOUND, SiteConsumer
+from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
 
 
 class LobbyConsumer(SiteConsumer):
@@ -25,7 +26,15 @@ class LobbyConsumer(SiteConsumer):
 
 
 class TableConsumer(SiteConsumer):
-    """A table page: seat panel and (later) the game. Players and spectators alike."""
+    """A table page, for players and spectators alike.
+
+    It relays the seat panel and the game's fragments, and forwards a seated
+    player's intents to the table host. It holds no game state: the seat it
+    speaks for is looked up from the database when the table changes.
+    """
+
+    seat: int | None = None
+    running = False
 
     async def on_connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -38,14 +47,60 @@ class TableConsumer(SiteConsumer):
         if not added:
             await self.send_error("There is no such table, or it is closed.", "NO_SUCH_TABLE")
             await self.close(code=CLOSE_NOT_FOUND)
+            return
+        ensure_embedded_host()
+        await self.refresh_seat()
+        if self.running:
+            await self.to_host("host.sync")
 
     async def on_disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
             await database_sync_to_async(services.watcher_remove)(channel_name=self.channel_name)
+            if self.running and self.seat is not None:
+                await self.to_host("host.gone")
+
+    async def refresh_seat(self) -> None:
+        self.seat, self.running = await database_sync_to_async(selectors.seat_and_status)(
+            self.table_id, self.player
+        )
+
+    async def to_host(self, kind: str, **fields: Any) -> None:
+        await send_to_host(
+            {"type": kind, "table_id": self.table_id, "seat": self.seat, "reply": self.channel_name, **fields}
+        )
+
+    async def handle_frame(self, frame: dict[str, Any]) -> None:
+        if "table" in frame and frame["table"] != self.table_id:
+            raise ClientError("WRONG_TABLE", "That message names another table; this socket is for this one.")
+        action = frame.get("action")
+        if action == "resync":
+            await self.to_host("host.sync")
+            return
+        if "intent" not in frame and action != "forfeit":
+            raise ClientError("BAD_FRAME", 'Malformed message: expected {"intent": "left"} or {"action": "resync"}.')
+        if self.seat is None:
+            raise ClientError("SPECTATOR", "Spectators watch; take a seat before the next game to play.")
+        if not self.running:
+            raise ClientError("NO_GAME", "No game is running at this table.")
+        if action == "forfeit":
+            await self.to_host("host.forfeit")
+            return
+        wire = {"intent": frame.get("intent")}
+        if "target" in frame:
+            wire["target"] = frame["target"]
+        seq = frame.get("seq")
+        await self.to_host("host.intent", frame=wire, seq=seq if isinstance(seq, int) else None)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        was_running = self.running
+        await self.refresh_seat()
         html = await database_sync_to_async(self.render_panel)()
         await self.send(text_data=html)
+        if self.running and not was_running:
+            ensure_embedded_host()
+
+    async def game_fragment(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
 
     def render_panel(self) -> str:
         table = selectors.table_for_page(self.table_id)

@@ -81,3 +81,17 @@ def row_context(table: Table) -> dict:
         "spectators": spectator_count(table),
         "seat_range": range(1, table.seats_total + 1),
     }
+
+
+def seat_and_status(table_id: int, player: PlayerRef | None) -> tuple[int | None, bool]:
+    """The seat number ``player`` holds at the table (or None), and whether a game runs."""
+    status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+    seat = None
+    if player is not None:
+        seats = Seat.objects.filter(table_id=table_id)
+        if player.user_id is not None:
+            seats = seats.filter(user_id=player.user_id)
+        else:
+            seats = seats.filter(guest_token=player.guest_token)
+        seat = seats.values_list("number", flat=True).first()
+    return seat, status == Table.Status.RUNNING

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from accounts.identity import PlayerRef
 from accounts.models import User
 from games.registry import get_game
+from games.services import game_abort_running, game_create
 from lobby import broadcast
 from lobby.models import Seat, Table, Watcher
 
@@ -212,11 +213,13 @@ def table_start(*, table_id: int, player: PlayerRef | None) -> Table:
     table = _lock(table_id)
     if not is_host(table, player):
         raise TableError("NOT_HOST", "Only the table's host can start the game.")
-    problem = start_problem(table, list(table.seats.all()))
+    seats = list(table.seats.all())
+    problem = start_problem(table, seats)
     if problem:
         raise TableError("NOT_READY", problem)
     table.status = Table.Status.RUNNING
     table.save(update_fields=["status", "updated_at"])
+    game_create(table=table, seats=seats)
     broadcast.table_changed(table.pk)
     return table
 
@@ -227,6 +230,8 @@ def table_close(*, table_id: int, reason: str, by: User | None = None) -> Table:
     table = _lock(table_id)
     if table.status == Table.Status.CLOSED:
         return table
+    if table.status == Table.Status.RUNNING:
+        game_abort_running(table_id=table.pk, reason=f"The table was closed: {reason.strip() or 'by a moderator'}")
     table.status = Table.Status.CLOSED
     who = f" by {by.get_username()}" if by else ""
     table.closed_reason = (reason.strip() or f"Closed{who}.")[:200]

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -9,6 +11,7 @@ from django.utils.html import escape
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.identity import player_from_request
+from accounts.models import DEFAULT_KEY_BINDINGS
 from games.registry import GAMES, get_game
 from lobby import selectors, services
 from lobby.consumers import table_page_context
@@ -81,6 +84,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table(table_id)
     context = table_page_context(table, player_from_request(request))
     context["oob"] = False
+    if context["my_seat"] is not None:
+        user = request.user
+        context["bindings"] = json.dumps(user.bindings() if user.is_authenticated else DEFAULT_KEY_BINDINGS)
     return render(request, "lobby/table.html", context)
 
 

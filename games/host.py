@@ -1,0 +1,286 @@
+"""The table host: the single authority over a live game.
+
+One ``LiveTable`` actor runs per running table. It owns the engine, its clocks and
+its input log, and applies messages one at a time from its own queue, as lichess's
+round actor does. Every broadcast carries a version (``<!--v12-->`` at the head of
+the fragment batch) so a client that misses one asks for a full resync.
+
+The host is reached only through the channel layer, on the channel ``HOST_CHANNEL``:
+
+- embedded (the default): the same worker loop runs inside the Daphne process,
+  started the first time a table socket needs it;
+- scale-out: ``manage.py runworker game-host`` runs it in worker processes.
+
+Consumers never hold game state: they forward intents here and relay what the host
+broadcasts to the table's group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from channels.consumer import AsyncConsumer
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games.core.protocol import IllegalIntent
+from games.live import LiveGame, live_game_for
+from lobby.broadcast import table_group
+
+log = logging.getLogger(__name__)
+
+HOST_CHANNEL = "game-host"
+clock = time.monotonic  # the host's only time source (tests put a fake clock here)
+COUNTDOWN_SECONDS = 3.0  # RULES.md §1: "A countdown of 3 s starts the game"
+RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfeits
+
+
+def error_fragment(message: str, code: str) -> str:
+    from lobby.ws import error_fragment as fragment
+
+    return fragment(message, code)
+
+
+@dataclass
+class Connection:
+    sockets: set[str] = field(default_factory=set)
+    gone_since: float | None = None
+
+
+class LiveTable:
+    """The actor of one running game."""
+
+    def __init__(self, host: GameHost, table_id: int, game_id: int, live: LiveGame) -> None:
+        self.host = host
+        self.table_id = table_id
+        self.game_id = game_id
+        self.live = live
+        self.version = 0
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.connections: dict[int, Connection] = {seat: Connection() for seat in live.seats}
+        self.epoch = clock()
+        self.started = False
+        self.start_at = COUNTDOWN_SECONDS
+        self.done = False
+        self.task: asyncio.Task | None = None
+
+    def now(self) -> float:
+        return clock() - self.epoch
+
+    # --- the actor loop ---------------------------------------------------------------
+    async def run(self) -> None:
+        try:
+            await self.publish(self.live.render_full(self.now(), self.start_at))
+            while not self.done:
+                deadline = self.next_deadline()
+                timeout = None if deadline is None else max(0.0, deadline - self.now())
+                try:
+                    message = await asyncio.wait_for(self.queue.get(), timeout)
+                except TimeoutError:
+                    message = None
+                await self.step(message)
+        except Exception:
+            log.exception("table %s: the host failed; aborting the game", self.table_id)
+            await self.abort("The game server hit an error; the game was aborted and stakes returned.")
+        finally:
+            self.host.tables.pop(self.table_id, None)
+
+    def next_deadline(self) -> float | None:
+        deadlines = []
+        if not self.started:
+            deadlines.append(self.start_at)
+        else:
+            game_due = self.live.next_deadline()
+            if game_due is not None:
+                deadlines.append(game_due)
+        for conn in self.connections.values():
+            if conn.gone_since is not None:
+                deadlines.append(conn.gone_since + RECONNECT_SECONDS)
+        return min(deadlines) if deadlines else None
+
+    async def step(self, message: dict[str, Any] | None) -> None:
+        now = self.now()
+        if not self.started and now >= self.start_at:
+            self.started = True
+            self.live.begin(self.start_at)
+            await self.publish(self.live.render_full(now, self.start_at))
+        if message is not None:
+            await self.handle(message, now)
+        html = ""
+        if self.started:
+            html = self.live.render_events(self.live.advance(now))
+        html += self.forfeit_the_gone(now)
+        if html:
+            await self.publish(html)
+        if self.started and self.live.finished and not self.done:
+            await self.finish()
+
+    async def handle(self, message: dict[str, Any], now: float) -> None:
+        kind = message["type"]
+        reply = message.get("reply")
+        if kind == "host.sync":
+            seat = message.get("seat")
+            if seat in self.connections and reply:
+                conn = self.connections[seat]
+                conn.sockets.add(reply)
+                conn.gone_since = None
+            if reply:
+                await self.host.layer.send(
+                    reply, {"type": "game.fragment", "html": self.versioned(self.live.render_full(now, self.start_at))}
+                )
+        elif kind == "host.gone":
+            conn = self.connections.get(message.get("seat"))
+            if conn is not None:
+                conn.sockets.discard(reply)
+                if not conn.sockets and not self.live.has_left(message["seat"]):
+                    conn.gone_since = now
+        elif kind == "host.intent":
+            await self.apply(message, now)
+        elif kind == "host.forfeit":
+            seat = message["seat"]
+            if self.started and not self.live.has_left(seat):
+                await self.publish(self.live.render_events(self.live.forfeit(seat, now)))
+        elif kind == "host.abort":
+            await self.abort(message.get("reason") or "The game was aborted.")
+        # "host.tick" only wakes the actor: the clocks run in step() whatever came.
+
+    async def apply(self, message: dict[str, Any], now: float) -> None:
+        reply = message.get("reply")
+        try:
+            if not self.started:
+                raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
+            events = self.live.apply(message["seat"], message["frame"], now)
+        except IllegalIntent as err:
+            if reply:
+                await self.host.layer.send(
+                    reply, {"type": "game.fragment", "html": error_fragment(err.message, err.code)}
+                )
+            return
+        html = self.live.render_events(events)
+        if html:
+            await self.publish(html, ack=(message["seat"], message.get("seq")))
+
+    def forfeit_the_gone(self, now: float) -> str:
+        html = ""
+        for seat, conn in self.connections.items():
+            if conn.gone_since is not None and now >= conn.gone_since + RECONNECT_SECONDS:
+                conn.gone_since = None
+                if self.started and not self.live.has_left(seat):
+                    html += self.live.render_events(self.live.forfeit(seat, now))
+        return html
+
+    # --- output -------------------------------------------------------------------------
+    def versioned(self, html: str, ack: tuple[int, Any] | None = None) -> str:
+        head = f"<!--v{self.version}"
+        if ack and isinstance(ack[1], int):
+            head += f" a{ack[0]}:{ack[1]}"
+        return head + "-->" + html
+
+    async def publish(self, html: str, ack: tuple[int, Any] | None = None) -> None:
+        self.version += 1
+        await self.host.layer.group_send(
+            table_group(self.table_id), {"type": "game.fragment", "html": self.versioned(html, ack)}
+        )
+
+    async def finish(self) -> None:
+        from games import services
+
+        self.done = True
+        outcome = self.live.outcome()
+        game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, outcome=outcome)
+        await self.publish(self.live.render_results(game))
+
+    async def abort(self, reason: str) -> None:
+        from games import services
+
+        if self.done:
+            return
+        self.done = True
+        await database_sync_to_async(services.game_abort)(game_id=self.game_id, reason=reason)
+        await self.publish(self.live.render_aborted(reason))
+
+
+class GameHost:
+    """All live tables of this process. One per worker (or per Daphne, embedded)."""
+
+    def __init__(self) -> None:
+        self.layer = get_channel_layer()
+        self.tables: dict[int, LiveTable] = {}
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        if message["type"] == "host.start":
+            await self.start(message["game_id"])
+            return
+        table = self.tables.get(message.get("table_id"))
+        if table is None:
+            reply = message.get("reply")
+            if message["type"] == "host.intent" and reply:
+                await self.layer.send(
+                    reply,
+                    {"type": "game.fragment", "html": error_fragment("No game is running at this table.", "NO_GAME")},
+                )
+            return
+        table.queue.put_nowait(message)
+
+    async def start(self, game_id: int) -> None:
+        from games import services
+
+        setup = await database_sync_to_async(services.game_setup)(game_id=game_id)
+        if setup is None or setup["table_id"] in self.tables:
+            return
+        live = live_game_for(setup)
+        table = LiveTable(self, setup["table_id"], game_id, live)
+        self.tables[setup["table_id"]] = table
+        table.task = asyncio.create_task(table.run())
+
+
+class GameHostConsumer(AsyncConsumer):
+    """The worker-side entry: every message on ``HOST_CHANNEL`` goes to the host."""
+
+    host: GameHost | None = None
+
+    async def __call__(self, scope, receive, send):
+        if GameHostConsumer.host is None:
+            GameHostConsumer.host = GameHost()
+        return await super().__call__(scope, receive, send)
+
+    async def dispatch(self, message):
+        await GameHostConsumer.host.dispatch(message)
+
+
+_embedded: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+def ensure_embedded_host() -> None:
+    """Embedded mode: run the host inside this process, once per event loop."""
+    from django.conf import settings
+
+    if settings.REDIS_URL:
+        return  # scale-out: worker processes run the host
+    loop = asyncio.get_running_loop()
+    task = _embedded.get(loop)
+    if task is not None and not task.done():
+        return
+    for old in [old for old in _embedded if old.is_closed()]:
+        del _embedded[old]
+    _embedded[loop] = loop.create_task(_embedded_loop())
+
+
+async def _embedded_loop() -> None:
+    layer = get_channel_layer()
+    host = GameHost()
+    GameHostConsumer.host = host
+    while True:
+        message = await layer.receive(HOST_CHANNEL)
+        try:
+            await host.dispatch(message)
+        except Exception:
+            log.exception("game host: a message failed: %r", message.get("type"))
+
+
+async def send_to_host(message: dict[str, Any]) -> None:
+    await get_channel_layer().send(HOST_CHANNEL, message)

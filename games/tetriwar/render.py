@@ -1,0 +1,134 @@
+"""Engine state -> HTML fragments for TetriWar's live boards.
+
+Each fragment is an element with a stable id that htmx swaps out of band
+(``board-2-row-17``, ``piece-2``, ``score-2`` …). The small hot fragments — a field
+row, the falling piece, the ghost, a score line — are built here as strings, once
+per change, because they are sent many times a second; the page layout around them
+is in ``templates/games/tetriwar/``, which calls these same functions, so the page
+and the pushes share one source of markup.
+
+The falling piece travels as its kind, rotation and box position only
+(``<div id="piece-2" class="pc T r1" style="--x:3;--y:17">``); CSS built from the
+engine's own shape table (``pieces_css``) places its four cells.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from html import escape
+
+from games.core.srs import STATES
+from games.tetriwar import constants as C
+
+BOMB_LABELS = {
+    C.ADD_LINE: "Add line",
+    C.EARTHQUAKE: "Earthquake",
+    C.REMOVE_BOMBS: "Remove bombs",
+    C.DRILL: "Drill",
+    C.LACK_OF_CONTROL: "Lack of control",
+    C.GRAVITY_BOMB: "Gravity",
+    C.REMOVE_LINE: "Remove line",
+    C.DEMOLITION: "Demolition",
+}
+# What a bomb cell shows: a letter, so bombs differ by more than colour.
+BOMB_GLYPHS = {
+    C.ADD_LINE: "A", C.EARTHQUAKE: "Q", C.REMOVE_BOMBS: "B", C.DRILL: "D",
+    C.LACK_OF_CONTROL: "K", C.GRAVITY_BOMB: "G", C.REMOVE_LINE: "R", C.DEMOLITION: "N",
+}
+
+
+def bomb_colour(bomb: str) -> str:
+    return "red" if bomb in C.RED_BOMBS else "green"
+
+
+@lru_cache(maxsize=4096)
+def row_cells(row: str) -> str:
+    """The ten cells of a field row. Cached: most rows repeat (empty, garbage …)."""
+    out = []
+    for char in row:
+        if char == C.EMPTY:
+            out.append("<i></i>")
+        elif char in C.BOMB_OF_CHAR:
+            bomb = C.BOMB_OF_CHAR[char]
+            out.append(f'<i class="bm {bomb_colour(bomb)}" data-g="{BOMB_GLYPHS[bomb]}"></i>')
+        else:
+            out.append(f"<i class={char}></i>")
+    return "".join(out)
+
+
+def row(seat: int, index: int, cells: str, oob: bool = True) -> str:
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return f'<div id="board-{seat}-row-{index}" class="fr"{swap}>{row_cells(cells)}</div>'
+
+
+def piece(seat: int, kind: str | None, rotation: int, x: int, y: int, ghost: bool = False, oob: bool = True) -> str:
+    """The falling piece (or its ghost): y is the visible row of its box's top."""
+    name = "ghost" if ghost else "piece"
+    swap = ' hx-swap-oob="true"' if oob else ""
+    if kind is None:
+        return f'<div id="{name}-{seat}" class="pc none"{swap}></div>'
+    extra = " gh" if ghost else ""
+    return (
+        f'<div id="{name}-{seat}" class="pc{extra} {kind} r{rotation}" style="--x:{x};--y:{y}"{swap}>'
+        "<i></i><i></i><i></i><i></i></div>"
+    )
+
+
+def score(seat: int, score: int, level: int, lines: int, eliminations: int, oob: bool = True) -> str:
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return (
+        f'<dl id="score-{seat}" class="stats"{swap}>'
+        f"<div><dt>Score</dt><dd>{score}</dd></div><div><dt>Level</dt><dd>{level}</dd></div>"
+        f"<div><dt>Lines</dt><dd>{lines}</dd></div><div><dt>Out</dt><dd>{eliminations}</dd></div></dl>"
+    )
+
+
+def next_pieces(seat: int, kinds: tuple[str, ...], oob: bool = True) -> str:
+    swap = ' hx-swap-oob="true"' if oob else ""
+    items = "".join(
+        f'<div class="pc nx {k} r0"><i></i><i></i><i></i><i></i></div>' for k in kinds
+    )
+    return f'<div id="next-{seat}" class="next" aria-label="Next: {" ".join(kinds)}"{swap}>{items}</div>'
+
+
+def bomb_chip(bomb: str, number: int | None = None) -> str:
+    label = BOMB_LABELS[bomb]
+    tail = f"<b>{number}</b>" if number is not None else ""
+    return f'<span class="bomb {bomb_colour(bomb)}" title="{label}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
+
+
+def store(seat: int, bombs: tuple[str, ...], oob: bool = True) -> str:
+    swap = ' hx-swap-oob="true"' if oob else ""
+    items = "".join(bomb_chip(b) for b in bombs)
+    label = ", ".join(BOMB_LABELS[b] for b in bombs) or "empty"
+    return f'<div id="bombs-{seat}" class="store" aria-label="Bomb store: {label}"{swap}>{items}</div>'
+
+
+def feed(seat: int, entries, oob: bool = True) -> str:
+    """Received bombs along the top of the board, each with the sender's number."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    items = "".join(bomb_chip(e.bomb, e.sender) for e in entries)
+    return f'<div id="feed-{seat}" class="feed" aria-label="Bombs received"{swap}>{items}</div>'
+
+
+def control(seat: int, reversed_: bool, oob: bool = True) -> str:
+    swap = ' hx-swap-oob="true"' if oob else ""
+    cls = "flag on" if reversed_ else "flag"
+    text = "⇄ Controls reversed!" if reversed_ else ""
+    return f'<div id="control-{seat}" class="{cls}" role="status"{swap}>{text}</div>'
+
+
+def status(seat: int, text: str, cls: str = "", oob: bool = True) -> str:
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return f'<div id="status-{seat}" class="pstatus {cls}" role="status"{swap}>{escape(text)}</div>'
+
+
+@lru_cache(maxsize=1)
+def pieces_css() -> str:
+    """CSS that places the four cells of every piece kind in every rotation."""
+    rules = []
+    for kind, states in STATES.items():
+        for rotation, cells in enumerate(states):
+            for n, (r, c) in enumerate(sorted(cells), start=1):
+                rules.append(f".pc.{kind}.r{rotation} i:nth-child({n}){{--r:{r};--c:{c}}}")
+    return "\n".join(rules)

@@ -1,0 +1,236 @@
+"""A live TetriWar table through real consumers: two players and a spectator."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import host as game_host
+from games.models import Game, GameLog
+from lobby import services
+from lobby.models import Table
+from tests.live.conftest import connect, cookie_for
+from tests.personas import ref
+
+pytestmark = pytest.mark.django_db(transaction=True)
+OPTIONS = {"minutes": 1, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(game_host, "clock", clock)
+    return clock
+
+
+def seat_everyone(host, opponent):
+    table = services.table_create(player=ref(host), game="tetriwar", options=dict(OPTIONS), seats_total=2)
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    for user in (host, opponent):
+        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
+    return table
+
+
+async def open_socket(path, cookie=None):
+    ws = await connect(path, cookie)
+    connected, _ = await ws.connect()
+    assert connected
+    return ws
+
+
+async def receive_until(ws, pattern: str, timeout: float = 3.0) -> str:
+    """Skip messages until one matches ``pattern`` (a regex); return it."""
+    async def wait():
+        while True:
+            message = await ws.receive_from(timeout=timeout)
+            if re.search(pattern, message):
+                return message
+    return await asyncio.wait_for(wait(), timeout)
+
+
+async def tick(table_id: int) -> None:
+    await game_host.send_to_host({"type": "host.tick", "table_id": table_id})
+
+
+async def start_game(table, fake_clock, sockets):
+    host_ref = ref(await database_sync_to_async(lambda: table.host_user)())
+    await database_sync_to_async(services.table_start)(table_id=table.pk, player=host_ref)
+    for ws in sockets:
+        countdown = await receive_until(ws, 'id="game"')
+        assert "data-countdown-ms" in countdown
+    fake_clock.t += 3.01  # the 3-2-1 countdown
+    await tick(table.pk)
+    for ws in sockets:
+        started = await receive_until(ws, "data-remaining-ms")
+        assert 'id="board-1-row-19"' in started and 'id="board-2-row-19"' in started
+
+
+@pytest.fixture
+def table(host, opponent):
+    return seat_everyone(host, opponent)
+
+
+async def three_sockets(table, host, opponent, outsider):
+    sockets = [
+        await open_socket(f"/ws/table/{table.pk}/", await cookie_for(user)) for user in (host, opponent, outsider)
+    ]
+    return sockets
+
+
+async def test_an_intent_reaches_both_players_and_the_spectator(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await player1.send_json_to({"intent": "left", "seq": 7})
+    for ws in sockets:
+        fragment = await receive_until(ws, 'id="piece-1"')
+        assert re.match(r"<!--v\d+ a1:7-->", fragment)  # versioned, and acknowledges seq 7
+        assert 'hx-swap-oob="true"' in fragment and "piece-2" not in fragment
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_every_broadcast_is_numbered_in_order(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1 = sockets[0]
+    versions = []
+    for _ in range(3):
+        await player1.send_json_to({"intent": "rotate"})
+        fragment = await receive_until(player1, r"^<!--v\d+")
+        versions.append(int(re.match(r"<!--v(\d+)", fragment).group(1)))
+    assert versions == sorted(versions) and len(set(versions)) == 3
+    await player1.send_json_to({"action": "resync"})
+    full = await receive_until(player1, 'id="game"')
+    assert int(re.match(r"<!--v(\d+)", full).group(1)) == versions[-1]
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_spectator_cannot_act(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    spectator = sockets[2]
+    for frame in ({"intent": "left"}, {"intent": "bomb", "target": 2}, {"action": "forfeit"}):
+        await spectator.send_json_to(frame)
+        assert 'data-code="SPECTATOR"' in await receive_until(spectator, "ws-error")
+    for ws in sockets:
+        await ws.disconnect()
+
+
+@pytest.mark.parametrize(
+    "frame,code",
+    [
+        ({"intent": "teleport"}, "UNKNOWN_INTENT"),
+        ({"intent": "bomb"}, "EMPTY_STORE"),
+        ({"intent": "bomb", "target": 5}, "BAD_TARGET"),
+        ({"intent": "left", "table": 999}, "WRONG_TABLE"),
+        ({"foo": "bar"}, "BAD_FRAME"),
+    ],
+)
+async def test_bad_intents_get_a_clear_error_only_to_the_sender(table, host, opponent, outsider, fake_clock, frame, code):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await player1.send_json_to(frame)
+    assert f'data-code="{code}"' in await receive_until(player1, "ws-error")
+    assert await player2.receive_nothing(timeout=0.2)
+    # The game goes on for everybody.
+    await player2.send_json_to({"intent": "right"})
+    assert "piece-2" in await receive_until(player1, 'id="piece-2"')
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_player_who_reconnects_gets_the_board_back(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await player2.send_json_to({"intent": "hard_drop"})
+    await receive_until(player1, 'id="board-2-row-19"')
+    await player2.disconnect()
+    fake_clock.t += 20  # within the 30 s
+    back = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(opponent))
+    full = await receive_until(back, 'id="game"')
+    # The dropped piece is on the bottom row of the restored board.
+    assert re.search(r'id="board-2-row-19" class="fr">(<i></i>)*<i class=\w', full)
+    fake_clock.t += 15  # 35 s after the drop, but the player came back
+    await tick(table.pk)
+    await back.send_json_to({"intent": "left"})
+    assert 'id="piece-2"' in await receive_until(back, 'id="piece-2"')
+    assert await database_sync_to_async(lambda: Table.objects.get(pk=table.pk).status)() == "running"
+    for ws in (player1, back, spectator):
+        await ws.disconnect()
+
+
+async def test_a_player_gone_for_30_seconds_forfeits(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await player2.disconnect()
+    await asyncio.sleep(0.1)
+    fake_clock.t += 30.5
+    await tick(table.pk)
+    assert "Left the game" in await receive_until(player1, 'id="status-2"')
+    for ws in (player1, spectator):
+        await ws.disconnect()
+
+
+async def test_the_game_ends_on_time_and_is_saved_once(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await player1.send_json_to({"intent": "hard_drop"})
+    await receive_until(spectator, 'id="board-1-row-19"')
+    fake_clock.t += 61
+    await tick(table.pk)
+    for ws in sockets:
+        results = await receive_until(ws, 'id="results"')
+        assert "Results" in results and "hostess" in results and "opponent" in results
+    game = await database_sync_to_async(Game.objects.get)(table=table)
+    assert game.status == Game.Status.FINISHED
+    parts = await database_sync_to_async(lambda: list(game.participations.order_by("seat")))()
+    assert [p.seat for p in parts] == [1, 2]
+    assert parts[0].score >= 1 and parts[0].place == 1
+    log = await database_sync_to_async(GameLog.objects.get)(game=game)
+    assert [entry[1:] for entry in log.entries] == [[1, "hard_drop"]]
+    table_status = await database_sync_to_async(lambda: Table.objects.get(pk=table.pk).status)()
+    assert table_status == "open"
+    # The finished game refuses further intents, clearly.
+    await player1.send_json_to({"intent": "left"})
+    assert 'data-code="NO_GAME"' in await receive_until(player1, "ws-error")
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_player_who_leaves_forfeits_and_the_game_goes_on(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await player2.send_json_to({"action": "forfeit"})
+    assert "Left the game" in await receive_until(spectator, 'id="status-2"')
+    await player2.send_json_to({"intent": "left"})
+    assert 'data-code="NOT_PLAYING"' in await receive_until(player2, "ws-error")
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_closing_the_table_aborts_the_game_and_tells_everyone(table, host, opponent, outsider, admin_user, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    await database_sync_to_async(services.table_close)(table_id=table.pk, reason="Rude names", by=admin_user)
+    for ws in sockets:
+        assert "Game aborted" in await receive_until(ws, "Game aborted")
+    game = await database_sync_to_async(Game.objects.get)(table=table)
+    assert game.status == Game.Status.ABORTED and "Rude names" in game.abort_reason
