@@ -92,7 +92,16 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": _SQLITE_PATH,
-            "OPTIONS": {"timeout": 20},
+            # Keep the connection: the live consumers reach the database often.
+            "CONN_MAX_AGE": None,
+            # Many sockets write at once (joins, seats, results): take the write
+            # lock at BEGIN so a transaction never fails upgrading from a read, and
+            # let readers go on beside the writer (WAL).
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
     _test_name = str(BASE_DIR / "test_db.sqlite3")
@@ -101,15 +110,25 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", _test_name
 # Channel layer: in-memory (one process) by default; REDIS_URL selects Redis so
 # several processes share tables.
 REDIS_URL = env_str("REDIS_URL", "")
+EMBEDDED_CHANNEL_LAYER = {
+    "BACKEND": "config.layers.EmbeddedChannelLayer",
+    # Every intent of every table passes through the host's channel.
+    "CONFIG": {"channel_capacity": {"game-host*": 20000}},
+}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 30},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "capacity": 1000,
+                "expiry": 30,
+                "channel_capacity": {"game-host*": 20000},
+            },
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": EMBEDDED_CHANNEL_LAYER}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
@@ -128,7 +147,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = BASE_DIR / env_str("STATIC_ROOT", "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -79,10 +79,14 @@ class LiveTable:
                 deadline = self.next_deadline()
                 timeout = None if deadline is None else max(0.0, deadline - self.now())
                 try:
-                    message = await asyncio.wait_for(self.queue.get(), timeout)
+                    batch = [await asyncio.wait_for(self.queue.get(), timeout)]
                 except TimeoutError:
-                    message = None
-                await self.step(message)
+                    batch = []
+                # Whatever else has arrived meanwhile is handled in the same step and
+                # published as one broadcast: under load, fewer and larger frames.
+                while not self.queue.empty():
+                    batch.append(self.queue.get_nowait())
+                await self.step(batch)
         except Exception:
             log.exception("table %s: the host failed; aborting the game", self.table_id)
             await self.abort("The game server hit an error; the game was aborted and stakes returned.")
@@ -102,88 +106,87 @@ class LiveTable:
                 deadlines.append(conn.gone_since + RECONNECT_SECONDS)
         return min(deadlines) if deadlines else None
 
-    async def step(self, message: dict[str, Any] | None) -> None:
+    async def step(self, batch: list[dict[str, Any]]) -> None:
         now = self.now()
         if not self.started and now >= self.start_at:
             self.started = True
             self.live.begin(self.start_at)
             await self.publish(self.live.render_full(now, self.start_at))
-        if message is not None:
-            await self.handle(message, now)
-        html = ""
+        events: list[Any] = []
+        acks: list[tuple[int, int]] = []
+        for message in batch:
+            await self.handle(message, now, events, acks)
+            if self.done:
+                return
         if self.started:
-            html = self.live.render_events(self.live.advance(now))
-        html += self.forfeit_the_gone(now)
+            events.extend(self.live.advance(now))
+            events.extend(self.forfeit_the_gone(now))
+        html = self.live.render_events(events)
         if html:
-            await self.publish(html)
+            await self.publish(html, acks)
         if self.started and self.live.finished and not self.done:
             await self.finish()
 
-    async def handle(self, message: dict[str, Any], now: float) -> None:
+    async def handle(
+        self, message: dict[str, Any], now: float, events: list[Any], acks: list[tuple[int, int]]
+    ) -> None:
         kind = message["type"]
         reply = message.get("reply")
-        if kind == "host.sync":
+        if kind == "host.intent":
+            try:
+                if not self.started:
+                    raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
+                events.extend(self.live.apply(message["seat"], message["frame"], now))
+            except IllegalIntent as err:
+                if reply:
+                    await self.reply(reply, error_fragment(err.message, err.code))
+                return
+            if isinstance(message.get("seq"), int):
+                acks.append((message["seat"], message["seq"]))
+        elif kind == "host.sync":
             seat = message.get("seat")
             if seat in self.connections and reply:
                 conn = self.connections[seat]
                 conn.sockets.add(reply)
                 conn.gone_since = None
             if reply:
-                await self.host.layer.send(
-                    reply, {"type": "game.fragment", "html": self.versioned(self.live.render_full(now, self.start_at))}
-                )
+                await self.reply(reply, self.versioned(self.live.render_full(now, self.start_at)))
         elif kind == "host.gone":
             conn = self.connections.get(message.get("seat"))
             if conn is not None:
                 conn.sockets.discard(reply)
                 if not conn.sockets and not self.live.has_left(message["seat"]):
                     conn.gone_since = now
-        elif kind == "host.intent":
-            await self.apply(message, now)
         elif kind == "host.forfeit":
             seat = message["seat"]
             if self.started and not self.live.has_left(seat):
-                await self.publish(self.live.render_events(self.live.forfeit(seat, now)))
+                events.extend(self.live.forfeit(seat, now))
         elif kind == "host.abort":
             await self.abort(message.get("reason") or "The game was aborted.")
         # "host.tick" only wakes the actor: the clocks run in step() whatever came.
 
-    async def apply(self, message: dict[str, Any], now: float) -> None:
-        reply = message.get("reply")
-        try:
-            if not self.started:
-                raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
-            events = self.live.apply(message["seat"], message["frame"], now)
-        except IllegalIntent as err:
-            if reply:
-                await self.host.layer.send(
-                    reply, {"type": "game.fragment", "html": error_fragment(err.message, err.code)}
-                )
-            return
-        html = self.live.render_events(events)
-        if html:
-            await self.publish(html, ack=(message["seat"], message.get("seq")))
+    async def reply(self, channel: str, html: str) -> None:
+        await self.host.layer.send(channel, {"type": "game.fragment", "html": html})
 
-    def forfeit_the_gone(self, now: float) -> str:
-        html = ""
+    def forfeit_the_gone(self, now: float) -> list[Any]:
+        events: list[Any] = []
         for seat, conn in self.connections.items():
             if conn.gone_since is not None and now >= conn.gone_since + RECONNECT_SECONDS:
                 conn.gone_since = None
-                if self.started and not self.live.has_left(seat):
-                    html += self.live.render_events(self.live.forfeit(seat, now))
-        return html
+                if not self.live.has_left(seat) and not self.live.finished:
+                    events.extend(self.live.forfeit(seat, now))
+        return events
 
     # --- output -------------------------------------------------------------------------
-    def versioned(self, html: str, ack: tuple[int, Any] | None = None) -> str:
-        head = f"<!--v{self.version}"
-        if ack and isinstance(ack[1], int):
-            head += f" a{ack[0]}:{ack[1]}"
+    def versioned(self, html: str, acks: list[tuple[int, int]] = ()) -> str:
+        """``<!--v12 a1:40 a3:7-->`` + html: the version, and the intents (seat:seq) it answers."""
+        head = f"<!--v{self.version}" + "".join(f" a{seat}:{seq}" for seat, seq in acks)
         return head + "-->" + html
 
-    async def publish(self, html: str, ack: tuple[int, Any] | None = None) -> None:
+    async def publish(self, html: str, acks: list[tuple[int, int]] = ()) -> None:
         self.version += 1
         await self.host.layer.group_send(
-            table_group(self.table_id), {"type": "game.fragment", "html": self.versioned(html, ack)}
+            table_group(self.table_id), {"type": "game.fragment", "html": self.versioned(html, acks)}
         )
 
     async def finish(self) -> None:

@@ -2,9 +2,10 @@
 
 Lobby rows are the same for everybody, so each change renders its row once and
 sends the same fragment to every lobby socket. A table page's seat panel shows
-each viewer their own buttons, so table sockets are told *that* the table
-changed and each renders its own panel (seat changes are rare; game updates,
-which are frequent, are rendered once in the game host).
+each viewer their own buttons, so it is rendered once per *role* (each seated
+player, a named visitor who may sit, an anonymous visitor) and every socket picks
+its own from the same message: a change costs one query and at most six renders,
+however many people watch.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def user_group(user_id: int) -> str:
 
 def table_changed(table_id: int, *, created: bool = False) -> None:
     transaction.on_commit(lambda: _send_table_changed(table_id, created))
+
+
+def watchers_changed(table_id: int) -> None:
+    """Somebody opened or closed a table page: only the spectator count changed,
+    which is the same for everybody, so it is rendered once."""
+    transaction.on_commit(lambda: _send_watchers_changed(table_id))
 
 
 def user_banned(user_id: int) -> None:
@@ -64,4 +71,58 @@ def _send_table_changed(table_id: int, created: bool) -> None:
     send(lobby_group(None), message)
     if game:
         send(lobby_group(game), message)
-    send(table_group(table_id), {"type": "table.changed"})
+    send(table_group(table_id), table_changed_message(table_id))
+
+
+def identity_key(user_id: int | None, guest_token: str) -> str:
+    return f"u{user_id}" if user_id is not None else f"g{guest_token}"
+
+
+def table_changed_message(table_id: int) -> dict:
+    """The seat panel and status for every role at the table, rendered once each."""
+    from accounts.identity import PlayerRef
+    from lobby.consumers import table_page_context
+    from lobby.models import Table
+    from lobby.selectors import table_for_page
+
+    table = table_for_page(table_id)
+    if table is None:
+        return {"type": "table.changed", "variants": {}, "owners": {}, "running": False}
+    roles: dict[str, PlayerRef | None] = {
+        "anon": None,
+        # Someone with a name but no seat: sees the "Sit here" buttons.
+        "viewer": PlayerRef(user_id=None, guest_token="\x00nobody", name=""),
+    }
+    owners = {}
+    for seat in table.seats.all():
+        owners[identity_key(seat.user_id, seat.guest_token)] = seat.number
+        roles[str(seat.number)] = PlayerRef(user_id=seat.user_id, guest_token=seat.guest_token, name=seat.name)
+    variants = {}
+    for role, player in roles.items():
+        context = table_page_context(table, player)
+        variants[role] = render_to_string("lobby/table.html#seat_panel", context) + render_to_string(
+            "lobby/table.html#table_status", context
+        )
+    return {
+        "type": "table.changed",
+        "variants": variants,
+        "owners": owners,
+        "running": table.status == Table.Status.RUNNING,
+    }
+
+
+def _send_watchers_changed(table_id: int) -> None:
+    from lobby.models import Table
+    from lobby.selectors import spectator_count
+
+    table = Table.objects.prefetch_related("seats", "watchers").filter(pk=table_id).first()
+    if table is None:
+        return
+    send = async_to_sync(get_channel_layer().group_send)
+    html = f'<span id="spectator-count" hx-swap-oob="true">{spectator_count(table)}</span>'
+    send(table_group(table_id), {"type": "table.fragment", "html": html})
+    game, row = lobby_row_fragment(table_id)
+    message = {"type": "lobby.fragment", "html": row}
+    send(lobby_group(None), message)
+    if game:
+        send(lobby_group(game), message)

@@ -3,12 +3,12 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.template.loader import render_to_string
+from channels.exceptions import ChannelFull
 
 from games.host import ensure_embedded_host, send_to_host
 from games.registry import GAMES
 from lobby import selectors, services
-from lobby.broadcast import lobby_group, table_group
+from lobby.broadcast import identity_key, lobby_group, table_group
 from lobby.models import Table
 from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
 
@@ -65,9 +65,12 @@ class TableConsumer(SiteConsumer):
         )
 
     async def to_host(self, kind: str, **fields: Any) -> None:
-        await send_to_host(
-            {"type": kind, "table_id": self.table_id, "seat": self.seat, "reply": self.channel_name, **fields}
-        )
+        try:
+            await send_to_host(
+                {"type": kind, "table_id": self.table_id, "seat": self.seat, "reply": self.channel_name, **fields}
+            )
+        except ChannelFull:
+            raise ClientError("BUSY", "The game server is overloaded; that key press was lost.") from None
 
     async def handle_frame(self, frame: dict[str, Any]) -> None:
         if "table" in frame and frame["table"] != self.table_id:
@@ -92,24 +95,21 @@ class TableConsumer(SiteConsumer):
         await self.to_host("host.intent", frame=wire, seq=seq if isinstance(seq, int) else None)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        was_running = self.running
-        await self.refresh_seat()
-        html = await database_sync_to_async(self.render_panel)()
-        await self.send(text_data=html)
-        if self.running and not was_running:
-            ensure_embedded_host()
+        # Everything this socket needs is in the message: no query per socket.
+        player = self.player
+        key = identity_key(player.user_id, player.guest_token) if player else None
+        self.seat = event["owners"].get(key) if key else None
+        self.running = event["running"]
+        role = str(self.seat) if self.seat else ("viewer" if player else "anon")
+        html = event["variants"].get(role)
+        if html:
+            await self.send(text_data=html)
 
     async def game_fragment(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
 
-    def render_panel(self) -> str:
-        table = selectors.table_for_page(self.table_id)
-        if table is None:
-            return ""
-        context = table_page_context(table, self.player)
-        parts = [render_to_string("lobby/table.html#seat_panel", context)]
-        parts.append(render_to_string("lobby/table.html#table_status", context))
-        return "".join(parts)
+    async def table_fragment(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
 
 
 def table_page_context(table: Table, player) -> dict[str, Any]:

@@ -266,7 +266,7 @@ def watcher_add(*, table_id: int, channel_name: str, player: PlayerRef | None) -
             "guest_token": player.guest_token if player else "",
         },
     )
-    broadcast.table_changed(table_id)
+    broadcast.watchers_changed(table_id)
     return True
 
 
@@ -275,4 +275,4 @@ def watcher_remove(*, channel_name: str) -> None:
     if table_id is None:
         return
     Watcher.objects.filter(channel_name=channel_name).delete()
-    broadcast.table_changed(table_id)
+    broadcast.watchers_changed(table_id)

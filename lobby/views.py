@@ -84,7 +84,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table(table_id)
     context = table_page_context(table, player_from_request(request))
     context["oob"] = False
-    if context["my_seat"] is not None:
+    if context["player"] is not None:  # whoever may sit gets their keys with the page
         user = request.user
         context["bindings"] = json.dumps(user.bindings() if user.is_authenticated else DEFAULT_KEY_BINDINGS)
     return render(request, "lobby/table.html", context)

@@ -11,6 +11,7 @@ import json
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -74,6 +75,16 @@ class SiteConsumer(AsyncWebsocketConsumer):
     validates frames before ``handle_frame`` sees them."""
 
     player: PlayerRef | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes old database connections (a thread hop) before every
+        # handler. Ours reach the database only through database_sync_to_async,
+        # which does that itself, so the hop is skipped: relaying a game fragment
+        # is the hottest path of the site.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         if await _session_user_is_banned(self.scope.get("session")):

@@ -7,7 +7,12 @@
   const socketElt = document.getElementById("table-socket");
   if (!area || !socketElt) return;
 
-  const me = Number(area.dataset.me || 0);
+  // The seat this page plays, from the live seat panel: sitting down or standing
+  // up changes it without a reload.
+  function mySeat() {
+    const panel = document.getElementById("seat-panel");
+    return Number((panel && panel.dataset.mySeat) || 0);
+  }
   const DAS = 170, ARR = 50; // RULES.md §1: auto-repeat after 170 ms, then every 50 ms
   let socket = null;
   let version = null;
@@ -17,7 +22,7 @@
   socketElt.addEventListener("htmx:wsOpen", (e) => { socket = e.detail.socketWrapper; version = null; });
   socketElt.addEventListener("htmx:wsClose", () => { socket = null; });
   socketElt.addEventListener("htmx:wsBeforeMessage", (e) => {
-    const m = /^<!--v(\d+)(?: a\d+:\d+)?-->/.exec(e.detail.message);
+    const m = /^<!--v(\d+)(?: a\d+:\d+)*-->/.exec(e.detail.message);
     if (!m) return; // not a game broadcast (seat panel, error)
     const v = Number(m[1]);
     const full = e.detail.message.indexOf('id="game"') !== -1;
@@ -32,7 +37,10 @@
     }
     version = v;
   });
-  socketElt.addEventListener("htmx:wsAfterMessage", () => clocks());
+  socketElt.addEventListener("htmx:wsAfterMessage", () => {
+    area.dataset.me = String(mySeat()); // your own board is the big one
+    clocks();
+  });
 
   function send(frame) {
     if (socket) socket.send(JSON.stringify(frame));
@@ -96,7 +104,7 @@
   });
 
   // --- keys -------------------------------------------------------------------------
-  if (!me || !area.dataset.bindings) return; // spectators only watch
+  if (!area.dataset.bindings) return; // anonymous visitors only watch
   const bindings = JSON.parse(area.dataset.bindings);
   const actionOf = {};
   for (const [action, key] of Object.entries(bindings)) actionOf[norm(key)] = action;
@@ -118,7 +126,7 @@
     const t = e.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
     const action = actionOf[norm(e.key)];
-    if (!action || !playing()) return;
+    if (!action || !mySeat() || !playing()) return; // spectators' keys do nothing
     e.preventDefault(); // game keys never scroll the page or move focus
     if (e.repeat) return; // we repeat ourselves, at the rule's pace
     if (action === "left" || action === "right") {

@@ -37,4 +37,4 @@ async def cookie_for(user) -> bytes:
 
 @pytest.fixture(autouse=True)
 def _in_memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.CHANNEL_LAYERS = {"default": settings.EMBEDDED_CHANNEL_LAYER}

@@ -234,3 +234,16 @@ async def test_closing_the_table_aborts_the_game_and_tells_everyone(table, host,
         assert "Game aborted" in await receive_until(ws, "Game aborted")
     game = await database_sync_to_async(Game.objects.get)(table=table)
     assert game.status == Game.Status.ABORTED and "Rude names" in game.abort_reason
+
+
+async def test_a_flood_from_one_socket_is_dropped_and_the_others_play_on(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    for _ in range(80):
+        await player1.send_json_to({"intent": "rotate"})
+    assert 'data-code="FLOOD"' in await receive_until(player1, "FLOOD")
+    await player2.send_json_to({"intent": "hard_drop", "seq": 1})
+    assert re.search(r"a2:1\b", await receive_until(spectator, r"a2:1\b"))
+    for ws in sockets:
+        await ws.disconnect()
