@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 
 from accounts import services
-from accounts.models import ChipTransaction, User
+from accounts.models import ChipTransaction, ModerationAction, User
 
 
 class AdjustChipsForm(forms.Form):
@@ -109,6 +109,25 @@ class ChipTransactionAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
 
     # The ledger is written only by services: read-only here.
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "admin", "action", "user", "table_id", "reason")
+    list_filter = ("action",)
+    list_select_related = ("admin", "user")
+    search_fields = ("admin__username", "user__username", "reason")
+    date_hierarchy = "created_at"
+
+    # Moderation leaves these rows through the services: read-only here.
     def has_add_permission(self, request):
         return False
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import ChipTransaction, User
 
@@ -25,3 +25,17 @@ def game_history(user: User, limit: int = 50) -> list:
         spec = GAMES.get(row.game.kind)
         row.game_name = spec.name if spec else row.game.kind
     return rows
+
+
+def player_totals(user: User) -> dict:
+    """The player's totals over finished games: games played and won, leaderboard
+    points (only scored games carry any) and the chips their games won or lost."""
+    from games.models import Game, Participation
+
+    return Participation.objects.filter(user=user, game__status=Game.Status.FINISHED).aggregate(
+        games=Count("id"),
+        wins=Count("id", filter=Q(place=1)),
+        scored_games=Count("id", filter=Q(game__scored=True)),
+        points=Sum("points", filter=Q(game__scored=True), default=0),
+        chips=Sum("chips_delta", default=0),
+    )

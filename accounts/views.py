@@ -60,6 +60,7 @@ def _profile_context(user: User) -> dict:
         "profile_user": user,
         "ledger": selectors.ledger(user)[:50],
         "history": selectors.game_history(user),
+        "totals": selectors.player_totals(user),
     }
 
 

@@ -8,4 +8,6 @@ app_name = "games"
 urlpatterns = [
     path("", views.index, name="index"),
     path("<slug:slug>/how-to-play/", views.how_to_play, name="how_to_play"),
+    path("leaderboard/", views.leaderboard_index, name="leaderboard_index"),
+    path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard"),
 ]

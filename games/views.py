@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
+from games import selectors
 from games.registry import GAMES, get_game
 
 
@@ -23,3 +24,35 @@ def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     if spec is None:
         raise Http404("No such game.")
     return render(request, spec.how_to_template, {"game": spec})
+
+
+@require_GET
+def leaderboard_index(request: HttpRequest) -> HttpResponse:
+    return redirect("games:leaderboard", game=next(iter(GAMES)))
+
+
+@require_GET
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    spec = get_game(game)
+    if spec is None:
+        raise Http404("No such game.")
+    period = request.GET.get("period", "all")
+    if period not in selectors.PERIODS:
+        period = "all"
+    rows = selectors.leaderboard(spec.slug, period)
+    # A signed-in player outside the top rows still sees where they stand, below them.
+    own_row = None
+    if request.user.is_authenticated and all(row.user_id != request.user.pk for row in rows):
+        own_row = selectors.leaderboard_row(spec.slug, period, user_id=request.user.pk)
+    return render(
+        request,
+        "games/leaderboard.html",
+        {
+            "game": spec,
+            "games": list(GAMES.values()),
+            "period": period,
+            "periods": selectors.PERIODS,
+            "rows": rows,
+            "own_row": own_row,
+        },
+    )

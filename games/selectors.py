@@ -1,0 +1,93 @@
+"""Reads about games: the leaderboards (RULES.md §6, "per game, over all time and
+over the current month")."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models.functions import Rank
+from django.utils import timezone
+
+from games.models import Game, Participation
+
+# The leaderboard's periods, in tab order, with their labels.
+PERIODS: dict[str, str] = {"all": "All time", "month": "This month"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player's line on a leaderboard. Equal points, wins and games share a position."""
+
+    position: int
+    user_id: int
+    username: str
+    points: int
+    games: int
+    wins: int
+
+
+def month_start(now: dt.datetime | None = None) -> dt.datetime:
+    """The first instant of the current calendar month in UTC."""
+    now = (now or timezone.now()).astimezone(dt.UTC)
+    return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def _totals(game: str, period: str) -> QuerySet:
+    """Each counted player's points, games and wins in the period, one row per player."""
+    if period not in PERIODS:
+        raise ValueError(f"unknown leaderboard period {period!r}")
+    # Only scored games count: friendly games and same-IP games carry no points,
+    # and a game's points are final only once it has finished.
+    counted = Q(game__kind=game, game__status=Game.Status.FINISHED, game__scored=True, user__isnull=False)
+    if period == "month":
+        counted &= Q(game__ended_at__gte=month_start())
+    return (
+        Participation.objects.filter(counted)
+        .values("user_id", "user__username")
+        .annotate(total_points=Sum("points"), games=Count("id"), wins=Count("id", filter=Q(place=1)))
+    )
+
+
+def _ranked(game: str, period: str) -> QuerySet:
+    return (
+        _totals(game, period)
+        .annotate(
+            position=Window(Rank(), order_by=[F("total_points").desc(), F("wins").desc(), F("games").asc()])
+        )
+        .order_by("position", "user__username")
+    )
+
+
+def _row(values: dict) -> Row:
+    return Row(
+        position=values["position"],
+        user_id=values["user_id"],
+        username=values["user__username"],
+        points=values["total_points"],
+        games=values["games"],
+        wins=values["wins"],
+    )
+
+
+def leaderboard(game: str, period: str, *, limit: int = 100) -> list[Row]:
+    """The best ``limit`` players of ``game`` ("all" time or this "month"), best first."""
+    return [_row(values) for values in _ranked(game, period)[:limit]]
+
+
+def leaderboard_row(game: str, period: str, *, user_id: int) -> Row | None:
+    """One player's row, placed among everyone, or None if they have no scored game
+    in the period: for showing a player who is below the top rows."""
+    totals = _totals(game, period)
+    own = totals.filter(user_id=user_id).order_by("user_id").first()
+    if own is None:
+        return None
+    # A WHERE on the user would rank them alone, so count who ranks above them instead.
+    points, wins, games = own["total_points"], own["wins"], own["games"]
+    better = totals.filter(
+        Q(total_points__gt=points)
+        | Q(total_points=points, wins__gt=wins)
+        | Q(total_points=points, wins=wins, games__lt=games)
+    ).count()
+    return _row({**own, "position": better + 1})
