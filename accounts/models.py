@@ -92,3 +92,31 @@ class ChipTransaction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.delta:+d} ({self.get_reason_display()})"
+
+
+class ModerationAction(models.Model):
+    """What an admin did, to whom, and why: every moderation leaves one."""
+
+    class Action(models.TextChoices):
+        BAN = "ban", "Ban"
+        UNBAN = "unban", "Unban"
+        CLOSE_TABLE = "close_table", "Close table"
+        ADJUST_CHIPS = "adjust_chips", "Adjust chips"
+
+    admin = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="moderation_done"
+    )
+    action = models.CharField(max_length=16, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation_received"
+    )
+    table_id = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        target = self.user or (f"table #{self.table_id}" if self.table_id else "")
+        return f"{self.admin} {self.get_action_display().lower()} {target}"

@@ -17,6 +17,7 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     seed = models.BigIntegerField()
     stake = models.PositiveIntegerField(default=0)
+    pot = models.PositiveIntegerField(default=0, help_text="Chips taken from the seats at the start.")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
     scored = models.BooleanField(default=False)
     unscored_reason = models.CharField(max_length=200, blank=True)

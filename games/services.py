@@ -1,25 +1,49 @@
-"""The one place where games are created, finished and aborted.
+"""The one place where games start, finish and abort, and so the one place where
+a game moves chips and leaderboard points (RULES.md §6).
 
-Finishing writes the results, the participations and the full input log in one
-transaction, and only once: the game row is locked and must still be running.
-Ranking points and chips (RULES.md §6) hook in here too.
+Everything here runs inside one transaction with ledger rows, and a game is
+finished or aborted once only: the game row is locked and must still be running,
+so a second attempt — from another process too — changes nothing.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import ChipTransaction, User
+from accounts.services import ChipsError, chips_change
+from games.core.ranking import LEAVE_PENALTY, place_points, split_pot
 from games.models import Game, GameLog, Participation
 from lobby import broadcast
 from lobby.models import Seat, Table
 
+Reason = ChipTransaction.Reason
+SAME_IP_REASON = "Two players share an IP address: this game is not scored and stakes were returned."
+
+
+class StakeError(ValueError):
+    """A seated player can no longer pay the stake; the game does not start."""
+
+
+def shared_ip(ips: list[str | None]) -> bool:
+    """RULES.md §6: no scoring when two seated players share an IP address."""
+    counts = Counter(ip for ip in ips if ip)
+    return any(n > 1 for n in counts.values())
+
+
+def _users_in_order(user_ids) -> list[User]:
+    """Lock players' rows in one order (by id), so concurrent games never deadlock."""
+    return list(User.objects.select_for_update().filter(pk__in=set(user_ids)).order_by("pk"))
+
 
 def game_create(*, table: Table, seats: list[Seat]) -> Game:
-    """Called inside the table-start transaction; the host is told after commit."""
+    """Called inside the table-start transaction: takes every stake into the pot.
+    The host is told to start the game after the commit."""
     game = Game.objects.create(
         table=table,
         kind=table.game,
@@ -29,11 +53,22 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
         started_at=timezone.now(),
     )
     Participation.objects.bulk_create(
-        Participation(
-            game=game, seat=s.number, user_id=s.user_id, name=s.name, is_guest=s.is_guest, ip=s.ip
-        )
+        Participation(game=game, seat=s.number, user_id=s.user_id, name=s.name, is_guest=s.is_guest, ip=s.ip)
         for s in seats
     )
+    if table.stake:
+        paying = [s for s in seats if s.user_id is not None]
+        users = {u.pk: u for u in _users_in_order(s.user_id for s in paying)}
+        for seat in sorted(paying, key=lambda s: s.user_id):
+            try:
+                chips_change(
+                    user=users[seat.user_id], delta=-table.stake, reason=Reason.STAKE,
+                    note=f"Game #{game.pk} at table #{table.pk}",
+                )
+            except ChipsError:
+                raise StakeError(f"{seat.name} no longer holds the {table.stake}-chip stake.") from None
+        game.pot = table.stake * len(paying)
+        game.save(update_fields=["pot"])
     GameLog.objects.create(game=game)
     transaction.on_commit(lambda: _tell_host({"type": "host.start", "game_id": game.pk}))
     return game
@@ -72,31 +107,72 @@ def _reopen_table(table_id: int) -> None:
     broadcast.table_changed(table_id)
 
 
+def _refund(game: Game, parts: list[Participation], why: str) -> None:
+    users = {u.pk: u for u in _users_in_order(p.user_id for p in parts if p.user_id)}
+    for p in sorted(parts, key=lambda p: p.user_id or 0):
+        if p.user_id is not None and game.stake:
+            chips_change(user=users[p.user_id], delta=game.stake, reason=Reason.REFUND, note=f"Game #{game.pk}: {why}")
+        p.points = 0
+        p.chips_delta = 0
+
+
+def _settle(game: Game, parts: list[Participation], standings: list[dict[str, Any]]) -> None:
+    """Points by place and the pot to the winners (RULES.md §6)."""
+    sides = len(standings)
+    by_seat = {p.seat: p for p in parts}
+    for standing in standings:
+        for seat in standing["seats"]:
+            p = by_seat[seat]
+            p.points = LEAVE_PENALTY if p.forfeited else place_points(standing["place"], sides)
+            p.chips_delta = -game.stake if p.user_id is not None else 0
+    # The pot goes to the side(s) ranked first; leavers rank last, so a leaver
+    # wins only when every side left.
+    winners = [seat for s in standings if s["place"] == 1 for seat in s["seats"] if by_seat[seat].user_id]
+    if game.pot and winners:
+        users = {u.pk: u for u in _users_in_order(by_seat[s].user_id for s in winners)}
+        for seat, chips in sorted(split_pot(game.pot, winners).items()):
+            p = by_seat[seat]
+            if chips:
+                chips_change(user=users[p.user_id], delta=chips, reason=Reason.POT, note=f"Game #{game.pk}")
+            p.chips_delta += chips
+
+
 @transaction.atomic
 def game_finish(*, game_id: int, outcome: dict[str, Any]) -> Game | None:
-    """Record a game's end; returns the game, or None if it was already ended."""
+    """Record a game's end: results, points, chips and the log, in one transaction.
+    Returns the game, or None if it had already ended (nothing changes then)."""
     game = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.RUNNING).first()
     if game is None:
         return None
-    by_seat = {p.seat: p for p in game.participations.all()}
-    for standing in outcome["standings"]:
+    parts = list(game.participations.all())
+    by_seat = {p.seat: p for p in parts}
+    standings = outcome["standings"]
+    for standing in standings:
         for seat in standing["seats"]:
             p = by_seat[seat]
             stats = outcome["players"][str(seat)]
-            p.score = stats["score"]
-            p.lines = stats["lines"]
-            p.eliminations = stats["eliminations"]
+            p.score, p.lines, p.eliminations = stats["score"], stats["lines"], stats["eliminations"]
             p.place = standing["place"]
             p.forfeited = standing["forfeited"]
+    if not game.stake:
+        game.scored, game.unscored_reason = False, "A friendly game: no points or chips."
+        for p in parts:
+            p.points = p.chips_delta = 0
+    elif shared_ip([p.ip for p in parts]):
+        game.scored, game.unscored_reason = False, SAME_IP_REASON
+        _refund(game, parts, "same IP address")
+    else:
+        game.scored = True
+        _settle(game, parts, standings)
     Participation.objects.bulk_update(
-        by_seat.values(), ["score", "lines", "eliminations", "place", "forfeited"]
+        parts, ["score", "lines", "eliminations", "place", "forfeited", "points", "chips_delta"]
     )
     GameLog.objects.filter(game=game).update(
-        entries=outcome["log"], summary={"standings": outcome["standings"], "end": outcome.get("end")}
+        entries=outcome["log"], summary={"standings": standings, "end": outcome.get("end")}
     )
     game.status = Game.Status.FINISHED
     game.ended_at = timezone.now()
-    game.save(update_fields=["status", "ended_at"])
+    game.save(update_fields=["status", "ended_at", "scored", "unscored_reason"])
     _reopen_table(game.table_id)
     # Results are rendered from async code next: load everything they show now.
     return Game.objects.prefetch_related("participations").get(pk=game.pk)
@@ -104,9 +180,13 @@ def game_finish(*, game_id: int, outcome: dict[str, Any]) -> Game | None:
 
 @transaction.atomic
 def game_abort(*, game_id: int, reason: str) -> Game | None:
+    """Stop a game without result: every stake goes back. Once only."""
     game = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.RUNNING).first()
     if game is None:
         return None
+    parts = list(game.participations.all())
+    _refund(game, parts, "aborted")
+    Participation.objects.bulk_update(parts, ["points", "chips_delta"])
     game.status = Game.Status.ABORTED
     game.abort_reason = reason[:200]
     game.ended_at = timezone.now()
@@ -129,6 +209,9 @@ def game_abort_running(*, table_id: int, reason: str) -> None:
     if game_id is None:
         return
     game_abort(game_id=game_id, reason=reason)
-    transaction.on_commit(
-        lambda: _tell_host({"type": "host.abort", "table_id": table_id, "reason": reason})
-    )
+    transaction.on_commit(lambda: _tell_host({"type": "host.abort", "table_id": table_id, "reason": reason}))
+
+
+def game_forfeit_request(*, table_id: int, seat: int) -> None:
+    """Make a seat forfeit the table's running game (a ban), after commit."""
+    transaction.on_commit(lambda: _tell_host({"type": "host.forfeit", "table_id": table_id, "seat": seat}))

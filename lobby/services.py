@@ -13,9 +13,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.identity import PlayerRef
-from accounts.models import User
+from accounts.models import ModerationAction, User
+from accounts.services import chips_available, chips_reserved
 from games.registry import get_game
-from games.services import game_abort_running, game_create
+from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
 from lobby.models import Seat, Table, Watcher
 
@@ -59,11 +60,13 @@ def _check_may_sit(table: Table, player: PlayerRef | None) -> None:
                 "GUEST_AT_COMPETITIVE",
                 "Competitive tables are for signed-in players. Sign up to play for chips.",
             )
-        chips = User.objects.values_list("chips", flat=True).get(pk=player.user_id)
-        if chips < table.stake:
+        available = chips_available(player.user_id, lock=True)
+        if available < table.stake:
+            reserved = chips_reserved(player.user_id)
+            held = f" ({reserved} are staked at other tables)" if reserved else ""
             raise TableError(
                 "NOT_ENOUGH_CHIPS",
-                f"This table's stake is {table.stake} chips; you hold {chips}.",
+                f"This table's stake is {table.stake} chips; you have {available} free{held}.",
             )
 
 
@@ -219,7 +222,10 @@ def table_start(*, table_id: int, player: PlayerRef | None) -> Table:
         raise TableError("NOT_READY", problem)
     table.status = Table.Status.RUNNING
     table.save(update_fields=["status", "updated_at"])
-    game_create(table=table, seats=seats)
+    try:
+        game_create(table=table, seats=seats)  # takes the stakes into the pot
+    except StakeError as err:
+        raise TableError("NOT_ENOUGH_CHIPS", str(err)) from None
     broadcast.table_changed(table.pk)
     return table
 
@@ -237,13 +243,18 @@ def table_close(*, table_id: int, reason: str, by: User | None = None) -> Table:
     table.closed_reason = (reason.strip() or f"Closed{who}.")[:200]
     table.save(update_fields=["status", "closed_reason", "updated_at"])
     table.seats.all().delete()
+    if by is not None:
+        ModerationAction.objects.create(
+            admin=by, action=ModerationAction.Action.CLOSE_TABLE, table_id=table.pk, reason=table.closed_reason
+        )
     broadcast.table_changed(table.pk)
     return table
 
 
 @transaction.atomic
 def seats_release_for_user(*, user: User) -> None:
-    """A banned player's seats at tables that have not started are freed."""
+    """A banned player's seats are freed at tables that have not started; at
+    running tables the player forfeits, as if they had left (RULES.md §6)."""
     for seat in Seat.objects.filter(user=user, table__status=Table.Status.OPEN).select_related(
         "table"
     ):
@@ -251,6 +262,8 @@ def seats_release_for_user(*, user: User) -> None:
         seat.delete()
         _hand_over_or_close(table)
         broadcast.table_changed(table.pk)
+    for seat in Seat.objects.filter(user=user, table__status=Table.Status.RUNNING):
+        game_forfeit_request(table_id=seat.table_id, seat=seat.number)
     broadcast.user_banned(user.pk)
 
 
