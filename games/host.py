@@ -65,6 +65,8 @@ class LiveTable:
         self.epoch = clock()
         self.started = False
         self.start_at = COUNTDOWN_SECONDS
+        # Bots act on their own clock, inside this actor like everything else.
+        self.bot_due: dict[int, float] = {seat: COUNTDOWN_SECONDS for seat in live.bot_seats}
         self.done = False
         self.task: asyncio.Task | None = None
 
@@ -101,6 +103,7 @@ class LiveTable:
             game_due = self.live.next_deadline()
             if game_due is not None:
                 deadlines.append(game_due)
+            deadlines.extend(self.bot_due.values())
         for conn in self.connections.values():
             if conn.gone_since is not None:
                 deadlines.append(conn.gone_since + RECONNECT_SECONDS)
@@ -119,6 +122,11 @@ class LiveTable:
             if self.done:
                 return
         if self.started:
+            for seat, due in self.bot_due.items():
+                if due <= now:
+                    bot_events, delay = self.live.bot_act(seat, now)
+                    events.extend(bot_events)
+                    self.bot_due[seat] = now + delay
             events.extend(self.live.advance(now))
             events.extend(self.forfeit_the_gone(now))
         html = self.live.render_events(events)
@@ -235,7 +243,18 @@ class GameHost:
         setup = await database_sync_to_async(services.game_setup)(game_id=game_id)
         if setup is None or setup["table_id"] in self.tables:
             return
-        live = live_game_for(setup)
+        try:
+            live = live_game_for(setup)
+        except Exception:
+            # Never leave a table "playing" a game nobody runs: abort it, stakes back.
+            log.exception("game %s could not start", game_id)
+            reason = "The game could not start; stakes were returned."
+            await database_sync_to_async(services.game_abort)(game_id=game_id, reason=reason)
+            await self.layer.group_send(
+                table_group(setup["table_id"]),
+                {"type": "game.fragment", "html": error_fragment(reason, "NOT_STARTED")},
+            )
+            return
         table = LiveTable(self, setup["table_id"], game_id, live)
         self.tables[setup["table_id"]] = table
         table.task = asyncio.create_task(table.run())

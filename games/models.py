@@ -44,6 +44,7 @@ class Participation(models.Model):
     )
     name = models.CharField(max_length=150)
     is_guest = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=8, blank=True)
     ip = models.GenericIPAddressField(null=True, blank=True)
     score = models.IntegerField(default=0)
     lines = models.PositiveIntegerField(default=0)

@@ -22,6 +22,7 @@ class GameSpec:
     # template of extra <head> content (styles built from the engine's tables).
     script: str = ""
     head_template: str = ""
+    bot_levels: tuple[str, ...] = ()  # computer players a host may seat, weakest first
 
     @cached_property
     def options_form(self) -> type[Any]:
@@ -46,6 +47,7 @@ GAMES: dict[str, GameSpec] = {
             how_to_template="games/tetriwar/how_to_play.html",
             script="js/tetriwar.js",
             head_template="games/tetriwar/head.html",
+            bot_levels=("easy", "medium", "hard"),
         ),
     ]
 }

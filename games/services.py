@@ -53,7 +53,10 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
         started_at=timezone.now(),
     )
     Participation.objects.bulk_create(
-        Participation(game=game, seat=s.number, user_id=s.user_id, name=s.name, is_guest=s.is_guest, ip=s.ip)
+        Participation(
+            game=game, seat=s.number, user_id=s.user_id, name=s.name, is_guest=s.is_guest,
+            bot_level=s.bot_level, ip=s.ip,
+        )
         for s in seats
     )
     if table.stake:
@@ -95,15 +98,20 @@ def game_setup(*, game_id: int) -> dict[str, Any] | None:
         "options": game.options,
         "seed": game.seed,
         "players": [
-            {"seat": p.seat, "name": p.name, "is_guest": p.is_guest, "user_id": p.user_id}
+            {"seat": p.seat, "name": p.name, "is_guest": p.is_guest, "user_id": p.user_id, "bot": p.bot_level}
             for p in game.participations.all()
         ],
     }
 
 
 def _reopen_table(table_id: int) -> None:
-    Table.objects.filter(pk=table_id, status=Table.Status.RUNNING).update(status=Table.Status.OPEN)
-    Seat.objects.filter(table_id=table_id).update(ready=False)
+    """After a game the table waits for the next; bots are ready at once. A table
+    where only bots were playing has nobody to play again: it closes."""
+    if not Seat.objects.filter(table_id=table_id, bot_level="").exists():
+        Table.objects.filter(pk=table_id).update(status=Table.Status.CLOSED, closed_reason="The bots' game is over.")
+    else:
+        Table.objects.filter(pk=table_id, status=Table.Status.RUNNING).update(status=Table.Status.OPEN)
+        Seat.objects.filter(table_id=table_id, bot_level="").update(ready=False)
     broadcast.table_changed(table_id)
 
 

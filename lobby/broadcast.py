@@ -95,6 +95,8 @@ def table_changed_message(table_id: int) -> dict:
     }
     owners = {}
     for seat in table.seats.all():
+        if seat.bot_level:
+            continue
         owners[identity_key(seat.user_id, seat.guest_token)] = seat.number
         roles[str(seat.number)] = PlayerRef(user_id=seat.user_id, guest_token=seat.guest_token, name=seat.name)
     variants = {}

@@ -61,6 +61,7 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
     guest_token = models.CharField(max_length=32, blank=True)
+    bot_level = models.CharField(max_length=8, blank=True, help_text="Set for a computer player.")
     name = models.CharField(max_length=150)
     ready = models.BooleanField(default=False)
     ip = models.GenericIPAddressField(null=True, blank=True)
@@ -81,7 +82,7 @@ class Seat(models.Model):
                 name="one_seat_per_guest_per_table",
             ),
             models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(guest_token=""),
+                condition=models.Q(user__isnull=False) | ~models.Q(guest_token="") | ~models.Q(bot_level=""),
                 name="seat_has_a_player",
             ),
         ]
@@ -90,8 +91,12 @@ class Seat(models.Model):
         return f"{self.table} seat {self.number}: {self.name}"
 
     @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
     def is_guest(self) -> bool:
-        return self.user_id is None
+        return self.user_id is None and not self.bot_level
 
     @property
     def display_name(self) -> str:

@@ -16,7 +16,9 @@ def lobby_tables(game: str | None = None) -> QuerySet[Table]:
         Table.objects.exclude(status=Table.Status.CLOSED)
         .annotate(seats_taken=Count("seats", distinct=True))
         .prefetch_related(Prefetch("watchers", queryset=Watcher.objects.only("table_id", "user_id", "guest_token")))
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.only("table_id", "user_id", "guest_token", "number")))
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.only("table_id", "user_id", "guest_token", "bot_level", "number"))
+        )
     )
     if game in GAMES:
         tables = tables.filter(game=game)
@@ -25,7 +27,7 @@ def lobby_tables(game: str | None = None) -> QuerySet[Table]:
 
 def spectator_count(table: Table) -> int:
     """Open table pages whose viewer holds no seat, counting each person once."""
-    seated = {(s.user_id, s.guest_token) for s in table.seats.all()}
+    seated = {(s.user_id, s.guest_token) for s in table.seats.all() if not s.bot_level}
     people: set[tuple[int | None, str]] = set()
     anonymous = 0
     for w in table.watchers.all():

@@ -93,6 +93,10 @@ def table_create(
         )
     if stake < 0:
         raise TableError("BAD_STAKE", "A stake cannot be negative.")
+    try:
+        spec.options_form.validate(options)
+    except ValueError as err:
+        raise TableError("BAD_OPTIONS", f"Bad table options: {err}") from None
     table = Table(
         game=game,
         name=(name.strip() or f"{player.name}'s table")[:60],
@@ -152,12 +156,15 @@ def seat_take(*, table_id: int, player: PlayerRef | None, number: int, ip: str |
 
 
 def _hand_over_or_close(table: Table) -> None:
-    """After someone left: the lowest seat hosts; an empty open table closes."""
-    first = table.seats.order_by("number").first()
-    if first is None:
+    """After someone left: an empty table closes; a host who left hands over to the
+    lowest seated person, or, with only bots left, stays host (to start their game)."""
+    if not table.seats.exists():
         table.status = Table.Status.CLOSED
         table.closed_reason = "Everybody left."
         table.save(update_fields=["status", "closed_reason", "updated_at"])
+        return
+    first = table.seats.filter(bot_level="").order_by("number").first()
+    if first is None:
         return
     host_still_seated = table.seats.filter(
         user_id=table.host_user_id, guest_token=table.host_guest_token
@@ -289,3 +296,58 @@ def watcher_remove(*, channel_name: str) -> None:
         return
     Watcher.objects.filter(channel_name=channel_name).delete()
     broadcast.watchers_changed(table_id)
+
+
+def _check_bot(table: Table, player: PlayerRef | None, number: int) -> None:
+    if not is_host(table, player):
+        raise TableError("NOT_HOST", "Only the table's host can seat or remove bots.")
+    if table.status != Table.Status.OPEN:
+        raise TableError("GAME_RUNNING", "Bots join or leave between games.")
+    if not 1 <= number <= table.seats_total:
+        raise TableError(
+            "NO_SUCH_SEAT", f"Seat {number} does not exist; this table has seats 1–{table.seats_total}."
+        )
+
+
+@transaction.atomic
+def bot_add(*, table_id: int, player: PlayerRef | None, number: int, level: str) -> Seat:
+    """The host seats a computer player. Bots play only at friendly tables."""
+    table = _lock(table_id)
+    _check_bot(table, player, number)
+    spec = get_game(table.game)
+    if spec is None or level not in spec.bot_levels:
+        levels = ", ".join(spec.bot_levels) if spec and spec.bot_levels else "none"
+        raise TableError("BAD_BOT", f"Unknown bot level {level!r}; this game has: {levels}.")
+    if table.is_competitive:
+        raise TableError("BOT_AT_COMPETITIVE", "Bots play only at friendly tables: their games are never scored.")
+    if table.seats.filter(number=number).exists():
+        raise TableError("SEAT_TAKEN", f"Seat {number} is taken.")
+    seat = Seat.objects.create(table=table, number=number, bot_level=level, name=f"Bot ({level})", ready=True)
+    broadcast.table_changed(table.pk)
+    return seat
+
+
+@transaction.atomic
+def bot_remove(*, table_id: int, player: PlayerRef | None, number: int) -> None:
+    table = _lock(table_id)
+    _check_bot(table, player, number)
+    deleted, _ = table.seats.filter(number=number).exclude(bot_level="").delete()
+    if not deleted:
+        raise TableError("NOT_A_BOT", f"Seat {number} holds no bot.")
+    _hand_over_or_close(table)
+    broadcast.table_changed(table.pk)
+
+
+@transaction.atomic
+def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = None) -> Table:
+    """A friendly table for one person against a bot, ready to start."""
+    spec = get_game(game)
+    if spec is None or not spec.bot_levels:
+        raise TableError("NO_BOTS", "This game has no bots to practise against.")
+    options = spec.options_form.defaults()
+    table = table_create(
+        player=player, game=game, options=options, seats_total=2, name=f"{player.name if player else ''} practice", ip=ip
+    )
+    bot_add(table_id=table.pk, player=player, number=2, level=spec.bot_levels[len(spec.bot_levels) // 2])
+    seat_ready(table_id=table.pk, player=player, ready=True)
+    return table

@@ -148,3 +148,45 @@ def ready(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
     return _act(request, table_id, lambda player: services.table_start(table_id=table_id, player=player))
+
+
+@require_POST
+def bot_add(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = SeatForm(request.POST)
+    level = request.POST.get("level", "")
+
+    def action(player):
+        if not form.is_valid():
+            raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
+        services.bot_add(table_id=table_id, player=player, number=form.cleaned_data["seat"], level=level)
+
+    return _act(request, table_id, action)
+
+
+@require_POST
+def bot_remove(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = SeatForm(request.POST)
+
+    def action(player):
+        if not form.is_valid():
+            raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
+        services.bot_remove(table_id=table_id, player=player, number=form.cleaned_data["seat"])
+
+    return _act(request, table_id, action)
+
+
+@require_POST
+def practice(request: HttpRequest, game: str) -> HttpResponse:
+    """One click in the lobby: a friendly table against a bot, ready to start."""
+    if get_game(game) is None:
+        raise Http404("There is no such game.")
+    player = player_from_request(request)
+    if player is None:
+        messages.info(request, "Log in, or choose a guest name, to practise.")
+        return redirect(f"{reverse('guest')}?next={reverse('lobby:index')}")
+    try:
+        table = services.practice_create(player=player, game=game, ip=_client_ip(request))
+    except services.TableError as err:
+        messages.error(request, err.message)
+        return redirect("lobby:index")
+    return redirect(table)

@@ -6,6 +6,9 @@ from typing import Any
 
 from django import forms
 
+from games.tetriwar import constants as C
+from games.tetriwar.engine import Options
+
 BOMB_CHOICES = [
     ("manual", "Manual: you choose when and on whom"),
     ("automatic", "Automatic: dropped as soon as caught"),
@@ -16,24 +19,26 @@ BOMB_CHOICES = [
 class TetriWarOptionsForm(forms.Form):
     seats = forms.TypedChoiceField(
         label="Players",
-        choices=[(n, str(n)) for n in range(1, 5)],
+        choices=[(n, str(n)) for n in range(1, C.MAX_PLAYERS + 1)],
         coerce=int,
         initial=2,
         help_text="1 to 4 seats; pairs need all 4.",
     )
+    # The bounds are the engine's (RULES.md §1), so the form and the game agree.
     minutes = forms.IntegerField(
-        label="Minutes per game", min_value=1, max_value=15, initial=3,
-        help_text="How long the game lasts: 1 to 15 minutes.",
+        label="Minutes per game", min_value=C.MINUTES_RANGE[0], max_value=C.MINUTES_RANGE[1],
+        initial=C.MINUTES_DEFAULT, help_text="How long the game lasts: 1 to 15 minutes.",
     )
     start_level = forms.IntegerField(
-        label="Starting level", min_value=1, max_value=9, initial=1,
-        help_text="1 to 9. Higher levels fall faster and score more.",
+        label="Starting level", min_value=C.START_LEVEL_RANGE[0], max_value=C.START_LEVEL_RANGE[1],
+        initial=C.START_LEVEL_DEFAULT, help_text="1 to 9. Higher levels fall faster and score more.",
     )
     lines_per_level = forms.IntegerField(
-        label="Lines to advance a level", min_value=4, max_value=10, initial=10,
+        label="Lines to advance a level", min_value=C.LINES_PER_LEVEL_RANGE[0],
+        max_value=C.LINES_PER_LEVEL_RANGE[1], initial=C.LINES_PER_LEVEL_DEFAULT,
         help_text="4 to 10 lines per level.",
     )
-    bombs = forms.ChoiceField(label="Bombs", choices=BOMB_CHOICES, initial="manual")
+    bombs = forms.ChoiceField(label="Bombs", choices=BOMB_CHOICES, initial=C.BOMBS_DEFAULT)
     pairs = forms.BooleanField(
         label="Play in pairs (seats 1+2 against 3+4)", required=False,
         help_text="Only with 4 players: partners' scores are added.",
@@ -44,6 +49,16 @@ class TetriWarOptionsForm(forms.Form):
         if data.get("pairs") and data.get("seats") != 4:
             self.add_error("pairs", "Pairs need exactly 4 players.")
         return data
+
+    @staticmethod
+    def validate(options: dict[str, Any]) -> None:
+        """The engine's own check of a stored options dict (raises InvalidOptions)."""
+        Options.from_dict(options)
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """The options a table gets when nobody chooses (a practice table)."""
+        return Options().to_dict()
 
     @staticmethod
     def describe(options: dict[str, Any]) -> str:

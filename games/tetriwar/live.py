@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.template.loader import render_to_string
 
 from games.core.protocol import IllegalIntent
 from games.tetriwar import render
+from games.tetriwar.ai import TetriWarAI
 from games.tetriwar.constants import HIDDEN_ROWS, PAIRS
 from games.tetriwar.engine import Game, Intent, Options
 
@@ -21,6 +23,14 @@ class TetriWarLive:
         self.seats = sorted(self.players)
         self.game: Game | None = None
         self.start = 0.0
+        # Computer players: each with its own random stream from the game's seed,
+        # so a game with bots is as reproducible as one without.
+        self.bots = {
+            p["seat"]: TetriWarAI(p["bot"], random.Random(f"{self.seed}:bot:{p['seat']}"))
+            for p in setup["players"]
+            if p.get("bot")
+        }
+        self.bot_seats = sorted(self.bots)
 
     # --- the engine -----------------------------------------------------------------
     @property
@@ -43,6 +53,20 @@ class TetriWarLive:
         if self.game is None:
             raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
         return self.game.forfeit(seat, now)
+
+    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
+        """Let a bot press its next key, through the same engine call as a person's."""
+        game = self.game
+        if game is None or game.finished or game.players[seat].left:
+            return [], 1.0
+        events = game.advance(now)  # the bot looks at the board as it is now
+        delay, intent = self.bots[seat].next_action(game, seat, now)
+        if intent is not None:
+            try:
+                events.extend(game.apply(seat, intent, now))
+            except IllegalIntent:
+                pass  # a bot's mistake is never a player's problem
+        return events, delay
 
     def has_left(self, seat: int) -> bool:
         return self.game is not None and self.game.players[seat].left

@@ -95,3 +95,17 @@ def test_two_players_play_and_a_spectator_watches(live_server_url, table_url, br
     p2.get_by_role("button", name="Leave the game").click()
     for page in (p1, watcher):
         expect(page.locator("#status-2")).to_have_text("Left the game")
+
+
+def test_practice_against_a_bot_in_two_clicks(live_server_url, host, browser, screenshot):
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(TIMEOUT)
+    log_in(page, live_server_url, "hostess")
+    page.goto(f"{live_server_url}/lobby/")
+    page.get_by_role("button", name="Practise TetriWar against a bot").click()  # one
+    expect(page.locator("#seat-2")).to_contain_text("Bot (medium)")
+    page.get_by_role("button", name="Start the game").click()  # two
+    expect(page.locator("#clock")).to_have_text(re.compile(r"^[23]:\d\d$"), timeout=TIMEOUT)
+    # The bot plays by itself: blocks pile up on its board.
+    expect(page.locator("#board-2 .fr i[class]").first).to_be_visible(timeout=TIMEOUT)
+    screenshot(page, "tetriwar-practice")

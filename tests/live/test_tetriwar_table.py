@@ -196,7 +196,7 @@ async def test_the_game_ends_on_time_and_is_saved_once(table, host, opponent, ou
     fake_clock.t += 61
     await tick(table.pk)
     for ws in sockets:
-        results = await receive_until(ws, 'id="results"')
+        results = await receive_until(ws, 'id="results-title"')
         assert "Results" in results and "hostess" in results and "opponent" in results
     game = await database_sync_to_async(Game.objects.get)(table=table)
     assert game.status == Game.Status.FINISHED
@@ -262,3 +262,40 @@ async def test_banning_a_player_mid_game_forfeits_them_and_closes_their_socket(
     assert "banned" in await receive_until(player2, "banned")
     for ws in (player1, spectator):
         await ws.disconnect()
+
+
+async def test_a_game_of_four_bots_runs_to_its_end(host, outsider, fake_clock):
+    from games.models import Participation
+
+    def bots_only_table():
+        table = services.table_create(player=ref(host), game="tetriwar", options=dict(OPTIONS), seats_total=4)
+        for seat, level in ((2, "easy"), (3, "medium"), (4, "hard")):
+            services.bot_add(table_id=table.pk, player=ref(host), number=seat, level=level)
+        services.seat_leave(table_id=table.pk, player=ref(host))  # the host only watches
+        services.bot_add(table_id=table.pk, player=ref(host), number=1, level="hard")
+        return table
+
+    table = await database_sync_to_async(bots_only_table)()
+    watcher = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(outsider))
+    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(host))
+    assert "data-countdown-ms" in await receive_until(watcher, 'id="game"')
+    results = None
+    for _ in range(4 * 65):  # 65 s of game time in quarter seconds
+        fake_clock.t += 0.25
+        await tick(table.pk)
+        while not await watcher.receive_nothing(timeout=0.02):
+            message = await watcher.receive_from()
+            if 'id="results-title"' in message:
+                results = message
+        if results:
+            break
+    assert results is not None and "Results" in results
+    parts = await database_sync_to_async(
+        lambda: list(Participation.objects.filter(game__table=table).order_by("seat"))
+    )()
+    assert [p.bot_level for p in parts] == ["hard", "easy", "medium", "hard"]
+    assert all(p.score > 0 for p in parts)  # every bot placed pieces
+    assert sum(p.lines for p in parts) > 0  # and they cleared lines
+    status = await database_sync_to_async(lambda: Table.objects.get(pk=table.pk).status)()
+    assert status == "closed"  # nobody is left to play again
+    await watcher.disconnect()
