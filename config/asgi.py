@@ -13,16 +13,22 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.host import HOST_CHANNEL_PREFIX, GameHostConsumer  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+        # Table hosts in worker processes: manage.py runworker game-host-0 …
+        "channel": ChannelNameRouter(
+            {f"{HOST_CHANNEL_PREFIX}{n}": GameHostConsumer.as_asgi() for n in range(settings.GAME_HOST_SHARDS)}
         ),
     }
 )

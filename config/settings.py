@@ -36,12 +36,13 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # games before channels: its runworker (with table-host heartbeats) wins.
+    "games",
     "channels",
     "django_htmx",
     "template_partials",
     "accounts",
     "lobby",
-    "games",
 ]
 
 MIDDLEWARE = [
@@ -113,7 +114,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 EMBEDDED_CHANNEL_LAYER = {
     "BACKEND": "config.layers.EmbeddedChannelLayer",
     # Every intent of every table passes through the host's channel.
-    "CONFIG": {"channel_capacity": {"game-host*": 20000}},
+    "CONFIG": {"channel_capacity": {"game-host-*": 20000}},
 }
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -123,7 +124,7 @@ if REDIS_URL:
                 "hosts": [REDIS_URL],
                 "capacity": 1000,
                 "expiry": 30,
-                "channel_capacity": {"game-host*": 20000},
+                "channel_capacity": {"game-host-*": 20000},
             },
         }
     }
@@ -186,6 +187,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# Table hosts: tables are spread over this many shards (table id % shards); in
+# scale-out mode each shard's channel, game-host-<n>, is served by one worker.
+GAME_HOST_SHARDS = env_int("GAME_HOST_SHARDS", 1)
+if GAME_HOST_SHARDS < 1:
+    raise EnvError("GAME_HOST_SHARDS must be at least 1")
 
 # Site rules that are our choices rather than a game's (RULES.md §6).
 TETRIWAR = {

@@ -5,11 +5,16 @@ its input log, and applies messages one at a time from its own queue, as lichess
 round actor does. Every broadcast carries a version (``<!--v12-->`` at the head of
 the fragment batch) so a client that misses one asks for a full resync.
 
-The host is reached only through the channel layer, on the channel ``HOST_CHANNEL``:
+The host is reached only through the channel layer, on the channel of the table's
+shard, ``game-host-<table id % GAME_HOST_SHARDS>``:
 
-- embedded (the default): the same worker loop runs inside the Daphne process,
-  started the first time a table socket needs it;
-- scale-out: ``manage.py runworker game-host`` runs it in worker processes.
+- embedded (the default): the same loop runs inside the Daphne process, started the
+  first time a table socket needs it, on every shard;
+- scale-out: ``manage.py runworker game-host-0 game-host-1 …`` runs hosts in worker
+  processes, each owning the shards it listens to. A worker beats a heartbeat per
+  shard; a Daphne process that sees a shard's heartbeat stop aborts that shard's
+  running games (stakes back, players told), and a worker that starts aborts the
+  games its shards left running (their state died with the old process).
 
 Consumers never hold game state: they forward intents here and relay what the host
 broadcasts to the table's group.
@@ -18,6 +23,7 @@ broadcasts to the table's group.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import time
 from dataclasses import dataclass, field
@@ -33,8 +39,33 @@ from lobby.broadcast import table_group
 
 log = logging.getLogger(__name__)
 
-HOST_CHANNEL = "game-host"
+HOST_CHANNEL_PREFIX = "game-host-"
+HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
+HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, the shard's games are dead
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
+# When this process started: games still marked running that began earlier were
+# hosted by a process that is gone.
+PROCESS_STARTED = datetime.datetime.now(datetime.UTC)
+
+
+def shard_count() -> int:
+    from django.conf import settings
+
+    return settings.GAME_HOST_SHARDS
+
+
+def shard_of(table_id: int) -> int:
+    return table_id % shard_count()
+
+
+def host_channel(table_id: int) -> str:
+    return f"{HOST_CHANNEL_PREFIX}{shard_of(table_id)}"
+
+
+def shard_of_channel(channel: str) -> int | None:
+    if channel.startswith(HOST_CHANNEL_PREFIX) and channel[len(HOST_CHANNEL_PREFIX):].isdigit():
+        return int(channel[len(HOST_CHANNEL_PREFIX):])
+    return None
 COUNTDOWN_SECONDS = 3.0  # RULES.md §1: "A countdown of 3 s starts the game"
 RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfeits
 
@@ -212,7 +243,7 @@ class LiveTable:
             return
         self.done = True
         await database_sync_to_async(services.game_abort)(game_id=self.game_id, reason=reason)
-        await self.publish(self.live.render_aborted(reason))
+        await self.publish(type(self.live).render_aborted(reason))
 
 
 class GameHost:
@@ -261,7 +292,8 @@ class GameHost:
 
 
 class GameHostConsumer(AsyncConsumer):
-    """The worker-side entry: every message on ``HOST_CHANNEL`` goes to the host."""
+    """The worker-side entry: every message on a ``game-host-<shard>`` channel goes
+    to this process's host (``manage.py runworker game-host-0 …``)."""
 
     host: GameHost | None = None
 
@@ -278,31 +310,84 @@ _embedded: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
 def ensure_embedded_host() -> None:
-    """Embedded mode: run the host inside this process, once per event loop."""
+    """Embedded mode: run the host inside this process, once per event loop.
+    Scale-out mode: run the watchdog of the workers' heartbeats instead."""
     from django.conf import settings
 
-    if settings.REDIS_URL:
-        return  # scale-out: worker processes run the host
     loop = asyncio.get_running_loop()
     task = _embedded.get(loop)
     if task is not None and not task.done():
         return
     for old in [old for old in _embedded if old.is_closed()]:
         del _embedded[old]
-    _embedded[loop] = loop.create_task(_embedded_loop())
+    _embedded[loop] = loop.create_task(_watchdog() if settings.REDIS_URL else _embedded_loop())
 
 
 async def _embedded_loop() -> None:
+    from games import services
+
     layer = get_channel_layer()
     host = GameHost()
     GameHostConsumer.host = host
+    # Games marked running that began before now were run by an earlier process.
+    await database_sync_to_async(services.games_reconcile)(
+        shards=None, reason=RESTART_REASON, started_before=PROCESS_STARTED
+    )
+    channels = [f"{HOST_CHANNEL_PREFIX}{n}" for n in range(shard_count())]
+    await asyncio.gather(*(_listen(layer, host, channel) for channel in channels))
+
+
+async def _listen(layer, host: GameHost, channel: str) -> None:
     while True:
-        message = await layer.receive(HOST_CHANNEL)
+        message = await layer.receive(channel)
         try:
             await host.dispatch(message)
         except Exception:
             log.exception("game host: a message failed: %r", message.get("type"))
 
 
+RESTART_REASON = "The game server restarted; the game was aborted and stakes returned."
+LOST_REASON = "The game server stopped; the game was aborted and stakes returned."
+
+
+async def _watchdog() -> None:
+    """Scale-out: abort the games of shards whose worker stopped beating."""
+    from games import services
+
+    while True:
+        await asyncio.sleep(HEARTBEAT_STALE_SECONDS / 2)
+        try:
+            await database_sync_to_async(services.games_abort_stale)(
+                stale_after=HEARTBEAT_STALE_SECONDS, reason=LOST_REASON
+            )
+        except Exception:
+            log.exception("game host watchdog failed")
+
+
+async def heartbeat(shards: list[int]) -> None:
+    """A worker's pulse: its shards are alive while it beats."""
+    from games import services
+
+    while True:
+        await database_sync_to_async(services.host_heartbeat)(shards=shards)
+        await asyncio.sleep(HEARTBEAT_SECONDS)
+
+
 async def send_to_host(message: dict[str, Any]) -> None:
-    await get_channel_layer().send(HOST_CHANNEL, message)
+    await get_channel_layer().send(host_channel(message["table_id"]), message)
+
+
+class GameHostWorker:
+    """Mixed into channels' Worker by our ``runworker``: before listening, a worker
+    aborts the games its shards left running, then beats their heartbeat."""
+
+    async def handle(self):
+        from games import services
+
+        shards = [n for n in map(shard_of_channel, self.channels) if n is not None]
+        if shards:
+            await database_sync_to_async(services.games_reconcile)(
+                shards=shards, reason=RESTART_REASON, started_before=PROCESS_STARTED
+            )
+            self._heartbeat = asyncio.ensure_future(heartbeat(shards))
+        await super().handle()

@@ -27,7 +27,8 @@ class LiveGame(Protocol):
     def render_full(self, now: float, start_at: float) -> str: ...
     def render_events(self, events: list[Any]) -> str: ...
     def render_results(self, game: Any) -> str: ...
-    def render_aborted(self, reason: str) -> str: ...
+    @classmethod
+    def render_aborted(cls, reason: str) -> str: ...
 
 
 LIVE_GAMES = {
@@ -35,6 +36,10 @@ LIVE_GAMES = {
 }
 
 
+def live_game_class(kind: str) -> type[LiveGame]:
+    module, _, cls = LIVE_GAMES[kind].partition(":")
+    return getattr(import_module(module), cls)
+
+
 def live_game_for(setup: dict[str, Any]) -> LiveGame:
-    module, _, cls = LIVE_GAMES[setup["kind"]].partition(":")
-    return getattr(import_module(module), cls)(setup)
+    return live_game_class(setup["kind"])(setup)

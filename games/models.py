@@ -71,3 +71,14 @@ class GameLog(models.Model):
 
     def __str__(self) -> str:
         return f"Log of {self.game}"
+
+
+class HostHeartbeat(models.Model):
+    """The last sign of life of the worker that hosts a shard of the tables."""
+
+    shard = models.PositiveIntegerField(primary_key=True)
+    beat_at = models.DateTimeField()
+    pid = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"shard {self.shard} at {self.beat_at:%H:%M:%S}"

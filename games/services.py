@@ -73,7 +73,7 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
         game.pot = table.stake * len(paying)
         game.save(update_fields=["pot"])
     GameLog.objects.create(game=game)
-    transaction.on_commit(lambda: _tell_host({"type": "host.start", "game_id": game.pk}))
+    transaction.on_commit(lambda: _tell_host({"type": "host.start", "game_id": game.pk, "table_id": table.pk}))
     return game
 
 
@@ -81,9 +81,9 @@ def _tell_host(message: dict[str, Any]) -> None:
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
-    from games.host import HOST_CHANNEL
+    from games.host import host_channel
 
-    async_to_sync(get_channel_layer().send)(HOST_CHANNEL, message)
+    async_to_sync(get_channel_layer().send)(host_channel(message["table_id"]), message)
 
 
 def game_setup(*, game_id: int) -> dict[str, Any] | None:
@@ -187,8 +187,11 @@ def game_finish(*, game_id: int, outcome: dict[str, Any]) -> Game | None:
 
 
 @transaction.atomic
-def game_abort(*, game_id: int, reason: str) -> Game | None:
-    """Stop a game without result: every stake goes back. Once only."""
+def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | None:
+    """Stop a game without result: every stake goes back. Once only.
+
+    ``announce`` tells the table's players, for aborts decided away from the game's
+    host (a dead worker found by a watchdog, a restart)."""
     game = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.RUNNING).first()
     if game is None:
         return None
@@ -200,7 +203,67 @@ def game_abort(*, game_id: int, reason: str) -> Game | None:
     game.ended_at = timezone.now()
     game.save(update_fields=["status", "abort_reason", "ended_at"])
     _reopen_table(game.table_id)
+    if announce:
+        transaction.on_commit(lambda: _announce_abort(game.kind, game.table_id, game.abort_reason))
     return game
+
+
+def _announce_abort(kind: str, table_id: int, reason: str) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.live import live_game_class
+
+    html = live_game_class(kind).render_aborted(reason)
+    async_to_sync(get_channel_layer().group_send)(
+        broadcast.table_group(table_id), {"type": "game.fragment", "html": html}
+    )
+
+
+def host_heartbeat(*, shards: list[int]) -> None:
+    import os
+
+    from games.models import HostHeartbeat
+
+    now = timezone.now()
+    for shard in shards:
+        HostHeartbeat.objects.update_or_create(shard=shard, defaults={"beat_at": now, "pid": os.getpid()})
+
+
+def _running_games_of(shards: list[int] | None, started_before):
+    from games.host import shard_of
+
+    games = Game.objects.filter(status=Game.Status.RUNNING, started_at__lt=started_before).values_list(
+        "pk", "table_id"
+    )
+    return [pk for pk, table_id in games if shards is None or shard_of(table_id) in shards]
+
+
+def games_reconcile(*, shards: list[int] | None, reason: str, started_before=None) -> list[int]:
+    """A host starting up: games of its shards still marked running that began before
+    it started died with the process that ran them. Abort them (stakes back) and
+    tell their tables."""
+    aborted = []
+    for game_id in _running_games_of(shards, started_before or timezone.now()):
+        if game_abort(game_id=game_id, reason=reason, announce=True):
+            aborted.append(game_id)
+    return aborted
+
+
+def games_abort_stale(*, stale_after: float, reason: str) -> list[int]:
+    """Abort running games whose shard's worker has not beaten for ``stale_after`` s.
+    Games younger than that are spared: their worker may simply not have beaten yet."""
+    import datetime as dt
+
+    from games.host import shard_count
+    from games.models import HostHeartbeat
+
+    cutoff = timezone.now() - dt.timedelta(seconds=stale_after)
+    alive = set(HostHeartbeat.objects.filter(beat_at__gte=cutoff).values_list("shard", flat=True))
+    dead = {n for n in range(shard_count()) if n not in alive}
+    if not dead:
+        return []
+    return games_reconcile(shards=sorted(dead), reason=reason, started_before=cutoff)
 
 
 def running_game_id(table_id: int) -> int | None:

@@ -230,7 +230,8 @@ class TetriWarLive:
             {"rows": rows, "game": game_row, "pairs": self.options.pairs, "oob": True},
         ) + render_to_string("games/tetriwar/partials.html#clock", {"over": True, "oob": True})
 
-    def render_aborted(self, reason: str) -> str:
+    @classmethod
+    def render_aborted(cls, reason: str) -> str:
         return render_to_string(
             "games/tetriwar/partials.html#results", {"aborted": reason, "oob": True}
         ) + render_to_string("games/tetriwar/partials.html#clock", {"over": True, "oob": True})
