@@ -121,7 +121,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 reads with a 5 s socket timeout by default, the same as
+                # channels_redis's blocking pop: give reads room beyond it.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 "capacity": 1000,
                 "expiry": 30,
                 "channel_capacity": {"game-host-*": 20000},

@@ -1,0 +1,299 @@
+"""Scale-out, proven with real processes: two Daphne servers and one table-host
+worker on PostgreSQL and Redis, players of one table on different servers.
+
+Skips without PostgreSQL (127.0.0.1:5432) or Redis (127.0.0.1:6379), except under
+CI=true, where it must run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+
+from conftest import need, port_open
+
+pytestmark = pytest.mark.services
+ROOT = Path(__file__).resolve().parents[2]
+PG = os.environ.get("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432")
+REDIS_DB = 11  # a Redis database of this test's own
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self, env: dict[str, str], logs: Path) -> None:
+        self.env = env
+        self.logs = logs
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.ports: dict[str, int] = {}
+
+    def start(self, name: str, args: list[str], port: int | None = None) -> None:
+        log = open(self.logs / f"{name}.log", "a")
+        self.procs[name] = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        if port:
+            self.ports[name] = port
+            deadline = time.time() + 30
+            while not port_open("127.0.0.1", port):
+                assert time.time() < deadline, f"{name} did not start: {(self.logs / f'{name}.log').read_text()[-2000:]}"
+                assert self.procs[name].poll() is None, (self.logs / f"{name}.log").read_text()[-3000:]
+                time.sleep(0.1)
+
+    def daphne(self, name: str) -> None:
+        port = self.ports.get(name) or free_port()
+        self.start(name, ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], port)
+
+    def worker(self) -> None:
+        self.start("worker", ["manage.py", "runworker", "game-host-0"])
+        self.wait_for_heartbeat()
+
+    def wait_for_heartbeat(self) -> None:
+        import psycopg
+
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with psycopg.connect(self.env["DATABASE_URL"]) as conn:
+                row = conn.execute(
+                    "select count(*) from games_hostheartbeat where beat_at > now() - interval '2 seconds' and pid = %s",
+                    (self.procs["worker"].pid,),
+                ).fetchone()
+            if row[0]:
+                return
+            time.sleep(0.2)
+        raise AssertionError("the worker never beat: " + (self.logs / "worker.log").read_text()[-2000:])
+
+    def kill(self, name: str) -> None:
+        proc = self.procs.pop(name)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        for name in list(self.procs):
+            proc = self.procs.pop(name)
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def url(self, name: str) -> str:
+        return f"http://127.0.0.1:{self.ports[name]}"
+
+    def setup_table(self, name: str, stake: int = 100, minutes: int = 3) -> dict:
+        done = subprocess.run(
+            [sys.executable, "tests/services/cluster_setup.py", "table", name, str(stake), str(minutes)],
+            cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    def query(self, sql: str, *params):
+        import psycopg
+
+        with psycopg.connect(self.env["DATABASE_URL"]) as conn:
+            return conn.execute(sql, params).fetchall()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    need(port_open("127.0.0.1", 5432), "PostgreSQL is not running at 127.0.0.1:5432")
+    need(port_open("127.0.0.1", 6379), "Redis is not running at 127.0.0.1:6379")
+    import psycopg
+    import redis
+
+    name = f"tetriwar_scale_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"{PG}/{name}",
+        "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "true",
+        "LOG_LEVEL": "WARNING",
+    }
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
+    cluster = Cluster(env, tmp_path_factory.mktemp("cluster"))
+    try:
+        cluster.worker()
+        cluster.daphne("d1")
+        cluster.daphne("d2")
+        yield cluster
+    finally:
+        cluster.stop()
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
+
+
+# --- clients --------------------------------------------------------------------------
+
+async def connect(cluster: Cluster, server: str, table: int, cookie: str):
+    import websockets
+
+    base = cluster.url(server)
+    return await websockets.connect(
+        f"ws://127.0.0.1:{cluster.ports[server]}/ws/table/{table}/",
+        additional_headers={"Cookie": cookie, "Origin": base},
+    )
+
+
+async def receive_until(ws, pattern: str, timeout: float = 10.0) -> str:
+    async def wait():
+        while True:
+            message = await ws.recv()
+            if re.search(pattern, message):
+                return message
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+def post(cluster: Cluster, server: str, path: str, cookie: str, data: dict | None = None) -> None:
+    base = cluster.url(server)
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.addheaders = [("Cookie", cookie)]
+    opener.open(f"{base}/lobby/").read()
+    token = next(c.value for c in jar if c.name == "csrftoken")
+    request = urllib.request.Request(
+        f"{base}{path}",
+        data=urllib.parse.urlencode({"csrfmiddlewaretoken": token, **(data or {})}).encode(),
+        headers={"Cookie": f"{cookie}; csrftoken={token}", "Origin": base, "HX-Request": "true"},
+    )
+    body = opener.open(request).read().decode()
+    assert "message error" not in body, body
+
+
+async def start_game(cluster, setup, sockets):
+    await asyncio.to_thread(post, cluster, "d1", f"/lobby/table/{setup['table']}/start/", setup["cookies"][0])
+    for ws in sockets:
+        await receive_until(ws, "data-remaining-ms", timeout=15)
+
+
+def chips(cluster, user_ids):
+    rows = dict(cluster.query("select id, chips from accounts_user where id = any(%s)", list(user_ids)))
+    return [rows[pk] for pk in user_ids]
+
+
+# --- the tests --------------------------------------------------------------------------
+
+def test_players_on_two_servers_play_one_table_and_the_game_is_saved_once(cluster):
+    setup = cluster.setup_table("proof")
+
+    async def play():
+        a = await connect(cluster, "d1", setup["table"], setup["cookies"][0])
+        b = await connect(cluster, "d2", setup["table"], setup["cookies"][1])
+        watcher = await connect(cluster, "d2", setup["table"], setup["cookies"][2])
+        await start_game(cluster, setup, [a, b, watcher])
+        await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+        for ws in (b, watcher):  # on the other server
+            fragment = await receive_until(ws, r"a1:1\b")
+            assert 'id="board-1-row-19"' in fragment
+        # Everybody leaves: the game ends and is saved, once.
+        await a.send(json.dumps({"action": "forfeit"}))
+        await b.send(json.dumps({"action": "forfeit"}))
+        for ws in (a, b, watcher):
+            assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
+        for ws in (a, b, watcher):
+            await ws.close()
+
+    asyncio.run(play())
+    games = cluster.query("select id, status from games_game where table_id = %s", setup["table"])
+    assert [status for _, status in games] == ["finished"]
+    log = cluster.query("select entries from games_gamelog where game_id = %s", games[0][0])[0][0]
+    assert [entry[1:] for entry in log] == [[1, "hard_drop"], [1, "forfeit"], [2, "forfeit"]]
+    pots = cluster.query(
+        "select count(*) from accounts_chiptransaction where reason = 'pot' and note = %s", f"Game #{games[0][0]}"
+    )
+    assert pots == [(1,)]
+    assert sum(chips(cluster, setup["users"])) == 3000
+
+
+def test_a_killed_worker_aborts_its_games_and_returns_the_stakes(cluster):
+    setup = cluster.setup_table("killed")
+
+    async def play():
+        a = await connect(cluster, "d1", setup["table"], setup["cookies"][0])
+        b = await connect(cluster, "d2", setup["table"], setup["cookies"][1])
+        await start_game(cluster, setup, [a, b])
+        assert chips(cluster, setup["users"][:2]) == [900, 900]
+        cluster.kill("worker")
+        for ws in (a, b):
+            message = await receive_until(ws, "Game aborted", timeout=20)
+            assert "stakes returned" in message
+        for ws in (a, b):
+            await ws.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        cluster.worker()
+    assert chips(cluster, setup["users"][:2]) == [1000, 1000]
+    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [("aborted",)]
+
+
+def test_a_restarted_worker_reconciles_the_games_left_running(cluster):
+    setup = cluster.setup_table("restarted")
+
+    async def play():
+        a = await connect(cluster, "d1", setup["table"], setup["cookies"][0])
+        await start_game(cluster, setup, [a])
+        cluster.kill("worker")
+        cluster.worker()  # back at once, before any watchdog notices
+        assert "restarted" in await receive_until(a, "Game aborted", timeout=20)
+        await a.close()
+
+    asyncio.run(play())
+    assert chips(cluster, setup["users"][:2]) == [1000, 1000]
+    reason = cluster.query("select abort_reason from games_game where table_id = %s", setup["table"])[0][0]
+    assert "restarted" in reason
+
+
+def test_a_killed_server_drops_only_its_sockets_and_players_continue_through_the_other(cluster):
+    setup = cluster.setup_table("failover")
+
+    async def play():
+        a = await connect(cluster, "d1", setup["table"], setup["cookies"][0])
+        b = await connect(cluster, "d2", setup["table"], setup["cookies"][1])
+        await start_game(cluster, setup, [a, b])
+        await b.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+        await receive_until(a, r"a2:1\b")
+        cluster.kill("d2")
+        with pytest.raises(Exception):  # b's socket is gone
+            await asyncio.wait_for(receive_until(b, "never"), 5)
+        # a, on the other server, plays on.
+        await a.send(json.dumps({"intent": "left", "seq": 2}))
+        await receive_until(a, r"a1:2\b")
+        # b comes back through d1, gets the board back and plays on.
+        b2 = await connect(cluster, "d1", setup["table"], setup["cookies"][1])
+        full = await receive_until(b2, 'id="game"')
+        assert re.search(r'id="board-2-row-19" class="fr">(<i></i>)*<i class=\w', full)
+        await b2.send(json.dumps({"intent": "rotate", "seq": 3}))
+        await receive_until(a, r"a2:3\b")
+        for ws in (a, b2):
+            await ws.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        cluster.daphne("d2")
+    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [("running",)]
