@@ -1,0 +1,392 @@
+"""HTTP throughput and latency of the lobby and table pages against a real server.
+
+    python bench/http.py [--seconds S] [--concurrency C] [--tables N] [--warmup W] [--seed S]
+
+Starts one Daphne process on the embedded default (SQLite in a temporary file, the
+in-memory channel layer, DEBUG off, static files collected into a temporary
+STATIC_ROOT, the environment of ``bench/live.py``) with N open TetriWar tables of
+four seats, two of them taken. C visitors, each one keep-alive HTTP/1.1 connection
+over loopback, loop GET requests back to back for S seconds (after W seconds of
+warm-up that are not counted): 30 % ``/lobby/`` and 70 % ``/lobby/table/<id>/`` at a
+random one of the N tables. Half the visitors are anonymous, half carry the session
+cookie of a logged-in user (sessions written to the database before the server
+starts; most of these users hold a seat somewhere); every visitor keeps the cookies
+the server sets, as a browser does.
+
+The client is one asyncio event loop on the standard library's streams with a minimal
+HTTP/1.1 response reader, so that one core drives the server on the other; it reports
+its own CPU (``client_cpu_percent``) next to the server's (``server_cpu_percent``, from
+``/proc/<pid>/stat``). A client near 100 % is the bottleneck, not the server.
+
+Only 200 responses count as successes; anything else (another status, a reset or
+timed-out connection) is an error. Latency is measured client-side from the request
+written to the last byte of the body read. If ``wrk`` is installed it is also run
+against each page for comparison (the Python client's figures are the headline).
+
+Prints ``name: value`` lines; the last two are ``p99_ms`` (all pages) and the headline
+``requests_per_s`` (200 responses a second).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Run as ``python bench/http.py`` the script's folder comes first on sys.path, where
+# this very file would shadow the standard library's ``http`` package: drop it.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import resource  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+LOBBY_SHARE = 0.3  # of requests; the rest are table pages
+SEATED = 2  # seats taken at each 4-seat table
+EXTRA_USERS = 4  # logged-in users who hold no seat
+TIMEOUT = 10.0  # seconds for one response before the connection counts as failed
+OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
+
+
+# The server's environment and port as bench/live.py had them (copied, not imported:
+# that module pulls in the TetriWar AI and its command line changes on its own).
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_env(db_path: str, port: int) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SQLITE_NAME=db_path,
+        STATIC_ROOT=os.path.join(os.path.dirname(db_path), "static"),
+        DEBUG="false",
+        SECRET_KEY="bench-" + "x" * 60,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="false",
+        LOG_LEVEL="WARNING",
+    )
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    return env
+
+
+def prepare(tables: int, db_path: str, port: int) -> tuple[list[int], list[str]]:
+    """Open tables with a few seated users and their sessions, before the server starts."""
+    os.environ.update(server_env(db_path, port))
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from accounts.identity import PlayerRef
+    from accounts.models import User
+    from lobby import services
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+
+    def login(name: str) -> tuple[User, str]:
+        user = User.objects.create_user(name, password="bench-pass-123")
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        return user, f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
+
+    table_ids: list[int] = []
+    cookies: list[str] = []
+    for t in range(tables):
+        users = []
+        for s in range(SEATED):
+            user, cookie = login(f"bench{t}_{s}")
+            users.append(user)
+            cookies.append(cookie)
+        refs = [PlayerRef(user_id=u.pk, guest_token="", name=u.username) for u in users]
+        table = services.table_create(player=refs[0], game="tetriwar", options=OPTIONS, seats_total=4)
+        for seat in range(2, SEATED + 1):
+            services.seat_take(table_id=table.pk, player=refs[seat - 1], number=seat)
+        table_ids.append(table.pk)
+    for e in range(EXTRA_USERS):
+        cookies.append(login(f"bench_watch{e}")[1])
+    return table_ids, cookies
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: dict[tuple[str, str], list[float]] = {}  # (page, visitor kind) -> ms
+        self.sizes: dict[str, list[int]] = {"lobby": [], "table": []}
+        self.statuses: dict[int, int] = {}  # non-200 status -> count
+        self.failures: dict[str, int] = {}  # exception name -> count
+        self.recording = False
+
+    def errors(self) -> int:
+        return sum(self.statuses.values()) + sum(self.failures.values())
+
+
+COOKIE = re.compile(rb"^set-cookie:\s*([^=;\s]+)=([^;\r]*)", re.I | re.M)
+CONTENT_LENGTH = re.compile(rb"^content-length:\s*(\d+)", re.I | re.M)
+CHUNKED = re.compile(rb"^transfer-encoding:\s*chunked", re.I | re.M)
+CLOSE = re.compile(rb"^connection:\s*close", re.I | re.M)
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bytes, bool]:
+    """Status, header block, body and whether the server closes the connection."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+    m = CONTENT_LENGTH.search(head)
+    if m is not None:
+        body = await reader.readexactly(int(m.group(1)))
+    elif CHUNKED.search(head):
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            parts.append(await reader.readexactly(size + 2))
+            if size == 0:
+                break
+        body = b"".join(parts)
+    elif status in (204, 304) or 100 <= status < 200:
+        body = b""
+    else:  # no length: the body runs to the end of the connection
+        body = await reader.read()
+        return status, head, body, True
+    return status, head, body, CLOSE.search(head) is not None
+
+
+async def visitor(port, cookie, kind, tables, rng, until, stats: Stats) -> None:
+    jar: dict[bytes, bytes] = {}
+    if cookie:
+        name, value = cookie.encode().split(b"=", 1)
+        jar[name] = value
+    conn = None
+    while time.perf_counter() < until:
+        if rng.random() < LOBBY_SHARE:
+            page, path = "lobby", b"/lobby/"
+        else:
+            page, path = "table", b"/lobby/table/%d/" % rng.choice(tables)
+        cookies = b"; ".join(k + b"=" + v for k, v in jar.items())
+        request = (
+            b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port
+            + b"User-Agent: tetriwar-bench\r\nAccept: text/html\r\n"
+            + (b"Cookie: " + cookies + b"\r\n" if cookies else b"")
+            + b"\r\n"
+        )
+        recording = stats.recording
+        try:
+            if conn is None:
+                conn = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), TIMEOUT)
+            reader, writer = conn
+            started = time.perf_counter()
+            writer.write(request)
+            status, head, body, close = await asyncio.wait_for(read_response(reader), TIMEOUT)
+            elapsed = (time.perf_counter() - started) * 1000
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ValueError) as err:
+            if recording:
+                stats.failures[type(err).__name__] = stats.failures.get(type(err).__name__, 0) + 1
+            if conn is not None:
+                conn[1].close()
+            conn = None
+            await asyncio.sleep(0.01)
+            continue
+        for name, value in COOKIE.findall(head):
+            jar[name] = value
+        if recording and stats.recording:  # the whole request inside the measured window
+            if status == 200:
+                stats.latencies.setdefault((page, kind), []).append(elapsed)
+                stats.sizes[page].append(len(body))
+            else:
+                stats.statuses[status] = stats.statuses.get(status, 0) + 1
+        if close:
+            conn[1].close()
+            conn = None
+    if conn is not None:
+        conn[1].close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def client_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def drive(port, tables, cookies, concurrency, seconds, warmup, seed, server_pid):
+    stats = Stats()
+    rng = random.Random(seed)
+    logged_in = cookies[:]
+    rng.shuffle(logged_in)
+    start = time.perf_counter()
+    until = start + warmup + seconds
+    tasks = []
+    for i in range(concurrency):
+        kind = "anon" if i % 2 == 0 else "user"
+        cookie = logged_in[(i // 2) % len(logged_in)] if kind == "user" else None
+        tasks.append(asyncio.create_task(
+            visitor(port, cookie, kind, tables, random.Random(rng.random()), until, stats)))
+    await asyncio.sleep(warmup)
+    stats.recording = True
+    t0, server0, client0 = time.perf_counter(), cpu_seconds(server_pid), client_cpu_seconds()
+    await asyncio.sleep(max(0.0, until - time.perf_counter()))
+    stats.recording = False
+    t1, server1, client1 = time.perf_counter(), cpu_seconds(server_pid), client_cpu_seconds()
+    await asyncio.gather(*tasks)
+    measured = {"seconds": t1 - t0, "server_cpu": server1 - server0, "client_cpu": client1 - client0}
+    return stats, measured
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_wrk(port: int, table_id: int, cookie: str, concurrency: int, seconds: float) -> list[str]:
+    """One wrk run a page (anonymous, then logged in on the table page); its req/s."""
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        return ["wrk: absent"]
+    lines = []
+    runs = [
+        ("lobby", "/lobby/", []),
+        ("table", f"/lobby/table/{table_id}/", []),
+        ("table_user", f"/lobby/table/{table_id}/", ["-H", f"Cookie: {cookie}"]),
+    ]
+    for name, path, extra in runs:
+        out = subprocess.run(
+            [wrk, "-t1", f"-c{concurrency}", f"-d{max(1, int(seconds))}s", "--latency", *extra,
+             f"http://127.0.0.1:{port}{path}"],
+            capture_output=True, text=True, timeout=seconds + 30,
+        ).stdout
+        rps = re.search(r"Requests/sec:\s*([\d.]+)", out)
+        p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s)\b", out, re.M)
+        non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", out)
+        lines.append(f"wrk_{name}_requests_per_s: {rps.group(1) if rps else 'nan'}")
+        if p99:
+            scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+            lines.append(f"wrk_{name}_p99_ms: {float(p99.group(1)) * scale:.2f}")
+        lines.append(f"wrk_{name}_non2xx: {non2xx.group(1) if non2xx else 0}")
+    return lines
+
+
+def wait_ready(port: int, server: subprocess.Popen) -> None:
+    import http.client
+
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited with {server.returncode}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/lobby/")
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+            if response.status == 200:
+                return
+            raise RuntimeError(f"/lobby/ answered {response.status}")
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.1)
+    raise RuntimeError("the server did not answer within 30 s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--concurrency", type=int, default=16, help="visitors, one connection each")
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of load before measuring")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-wrk", action="store_true", help="skip wrk even if it is installed")
+    parser.add_argument("--keep", action="store_true", help="keep the server's database and log")
+    args = parser.parse_args()
+    if args.tables < 1 or args.concurrency < 1:
+        parser.error("--tables and --concurrency must be at least 1")
+
+    tmp = tempfile.mkdtemp(prefix="tetriwar-bench-http-")
+    db_path = os.path.join(tmp, "bench.sqlite3")
+    port = free_port()
+    tables, cookies = prepare(args.tables, db_path, port)
+    server_log = open(os.path.join(tmp, "server.log"), "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=server_env(db_path, port), stdout=server_log, stderr=subprocess.STDOUT,
+    )
+    wrk_lines: list[str] = []
+    try:
+        wait_ready(port, server)
+        stats, measured = asyncio.run(drive(
+            port, tables, cookies, args.concurrency, args.seconds, args.warmup, args.seed, server.pid))
+        if not args.no_wrk:
+            wrk_lines = run_wrk(port, tables[0], cookies[0], args.concurrency, min(args.seconds, 10))
+    except BaseException:
+        server_log.flush()
+        with open(server_log.name) as log:
+            sys.stderr.write("--- server log (last lines) ---\n" + log.read()[-6000:])
+        raise
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        server_log.close()
+        if args.keep:
+            print(f"kept: {tmp}", file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    seconds = measured["seconds"]
+    every = [ms for values in stats.latencies.values() for ms in values]
+    print(f"tables: {args.tables}")
+    print(f"concurrency: {args.concurrency}")
+    print(f"seconds: {seconds:.2f}")
+    print(f"requests: {len(every)}")
+    print(f"errors: {stats.errors()}")
+    for status, count in sorted(stats.statuses.items()):
+        print(f"errors_status_{status}: {count}")
+    for name, count in sorted(stats.failures.items()):
+        print(f"errors_{name}: {count}")
+    for page in ("lobby", "table"):
+        values = [ms for (p, _), v in stats.latencies.items() if p == page for ms in v]
+        print(f"{page}_requests: {len(values)}")
+        print(f"{page}_p50_ms: {percentile(values, 0.50):.2f}")
+        print(f"{page}_p99_ms: {percentile(values, 0.99):.2f}")
+        for kind in ("anon", "user"):
+            print(f"{page}_{kind}_p99_ms: {percentile(stats.latencies.get((page, kind), []), 0.99):.2f}")
+        if stats.sizes[page]:
+            print(f"{page}_bytes_median: {statistics.median(stats.sizes[page]):.0f}")
+    print(f"server_cpu_percent: {100 * measured['server_cpu'] / seconds:.1f}")
+    print(f"client_cpu_percent: {100 * measured['client_cpu'] / seconds:.1f}")
+    for line in wrk_lines:
+        print(line)
+    print(f"p50_ms: {percentile(every, 0.50):.2f}")
+    print(f"p99_ms: {percentile(every, 0.99):.2f}")
+    print(f"requests_per_s: {len(every) / seconds:.1f}")
+
+
+if __name__ == "__main__":
+    main()
