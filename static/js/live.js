@@ -1,0 +1,116 @@
+// What every live table shares in the browser: the socket, numbered broadcasts
+// (a gap asks the server for a full resync), the seat this page plays, the clocks
+// and leaving a game. Games add their keys through window.TableLive.
+(function () {
+  "use strict";
+  const area = document.getElementById("game-area");
+  const socketElt = document.getElementById("table-socket");
+  if (!area || !socketElt) return;
+
+  let socket = null;
+  let version = null;
+  let seq = 0;
+  const afterMessage = [];
+
+  // The seat this page plays, from the live seat panel: sitting down or standing
+  // up changes it without a reload.
+  function mySeat() {
+    const panel = document.getElementById("seat-panel");
+    return Number((panel && panel.dataset.mySeat) || 0);
+  }
+
+  socketElt.addEventListener("htmx:wsOpen", (e) => { socket = e.detail.socketWrapper; version = null; });
+  socketElt.addEventListener("htmx:wsClose", () => { socket = null; });
+  socketElt.addEventListener("htmx:wsBeforeMessage", (e) => {
+    const m = /^<!--v(\d+)(?: a\d+:\d+)*-->/.exec(e.detail.message);
+    if (!m) return; // not a game broadcast (seat panel, error)
+    const v = Number(m[1]);
+    const full = e.detail.message.indexOf('id="game"') !== -1;
+    if (full || version === null) { version = v; return; }
+    if (v <= version) { e.preventDefault(); return; } // stale: already have it
+    if (v !== version + 1) {
+      // A gap: drop this one and ask for the whole state.
+      e.preventDefault();
+      version = null;
+      send({ action: "resync" });
+      return;
+    }
+    version = v;
+  });
+  socketElt.addEventListener("htmx:wsAfterMessage", () => {
+    area.dataset.me = String(mySeat()); // your own board is the big one
+    clocks();
+    afterMessage.forEach((fn) => fn());
+  });
+
+  function send(frame) {
+    if (socket) socket.send(JSON.stringify(frame));
+  }
+  function intent(name, fields) {
+    send(Object.assign({ intent: name, seq: ++seq }, fields || {}));
+  }
+
+  // --- clocks: counted down here from the server's remaining time ----------------------
+  let endAt = null, startAt = null, ticking = null, overlay = null;
+  function clocks() {
+    const clock = document.getElementById("clock");
+    if (!clock) return;
+    const countdown = document.querySelector("[data-countdown-ms]");
+    if (clock.dataset.remainingMs !== undefined) {
+      endAt = performance.now() + Number(clock.dataset.remainingMs);
+      delete clock.dataset.remainingMs;
+      startAt = null;
+    } else if (countdown) {
+      startAt = performance.now() + Number(countdown.dataset.countdownMs);
+      delete countdown.dataset.countdownMs;
+      endAt = null;
+    } else if (clock.textContent.trim() === "Time!") {
+      endAt = startAt = null;
+    }
+    if (!ticking) ticking = setInterval(tick, 100);
+    tick();
+  }
+  function tick() {
+    const clock = document.getElementById("clock");
+    const game = document.getElementById("game");
+    if (!clock) return;
+    const now = performance.now();
+    if (startAt !== null && now < startAt) {
+      if (!overlay || !overlay.isConnected) {
+        overlay = document.createElement("div");
+        overlay.className = "countdown";
+        overlay.setAttribute("aria-live", "assertive");
+        game && game.appendChild(overlay);
+      }
+      overlay.textContent = String(Math.ceil((startAt - now) / 1000));
+      return;
+    }
+    if (overlay) { overlay.remove(); overlay = null; }
+    if (endAt !== null) {
+      const s = Math.ceil(Math.max(0, endAt - now) / 1000);
+      const text = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+      const slot = clock.querySelector(".vt-secs") || clock;
+      slot.textContent = text;
+      clock.classList.toggle("low", s <= 10);
+    }
+  }
+
+  // --- leaving ------------------------------------------------------------------------
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("#forfeit-button");
+    if (!button) return;
+    if (window.confirm(button.dataset.confirm)) send({ action: "forfeit" });
+  });
+
+  function typing(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+
+  window.TableLive = {
+    area: area,
+    mySeat: mySeat,
+    intent: intent,
+    typing: typing,
+    onMessage: (fn) => afterMessage.push(fn),
+  };
+})();
