@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from django import template
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+# Inline icons as constants: an {% include %} per lobby row cost more than the row.
+EYE = mark_safe(
+    '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" '
+    'd="M12 5C6.5 5 2.7 9.4 1.5 12c1.2 2.6 5 7 10.5 7s9.3-4.4 10.5-7C21.3 9.4 17.5 5 12 5zm0 11.5a4.5 4.5 0 110-9 '
+    '4.5 4.5 0 010 9zm0-2.5a2 2 0 100-4 2 2 0 000 4z"/></svg>'
+)
+
+
+@register.simple_tag
+def eye_icon() -> str:
+    return EYE
