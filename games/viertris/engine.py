@@ -1,0 +1,657 @@
+"""The Viertris rules engine (RULES.md §2): a pure state machine, standard library only.
+
+    game = Game(Options(move_seconds=60), seed=42, seats=[1, 2], now=0.0)
+    events = game.apply(1, Intent("drop", 3), now=4.5)
+    events += game.advance(now=70.0)         # move clocks: a timeout plays a random column
+    sleep_until = game.next_deadline()
+    game.board()                             # ("........", ..., "...1...."): row 0 on top
+
+Time is always passed in, never read, and randomness comes from the seed, so a game is
+reproduced exactly by ``Game.replay(options, seed, seats, start, game.log, end)``.
+Illegal intents raise :class:`IllegalIntent` (a ``ValueError``) and change nothing.
+
+A cell is ``(row, column)``: row 0 is the top row, column 0 the left column. A piece
+is stored as its owner's seat number (1–4), an empty cell as 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import ClassVar
+
+from games.core.protocol import Event, IllegalIntent, InvalidOptions
+from games.core.rng import stream
+from games.viertris import constants as C
+
+__all__ = [
+    "Board",
+    "Cascade",
+    "Dropped",
+    "Event",
+    "Finished",
+    "Game",
+    "IllegalIntent",
+    "Intent",
+    "InvalidOptions",
+    "Options",
+    "PlayerLeft",
+    "Run",
+    "ScoreChanged",
+    "Settled",
+    "Standing",
+    "Step",
+    "TurnChanged",
+    "board",
+]
+
+Cell = tuple[int, int]  # (row, column); row 0 is the top
+FORFEIT = "forfeit"  # how a forfeit is written in the log
+TIMEOUT = "timeout"  # a timed-out move is logged as "timeout:<column>"
+
+
+# --- Options -------------------------------------------------------------------------------
+def _check_int(name: str, value: object, bounds: tuple[int, int], optional: bool = False) -> None:
+    if optional and value is None:
+        return
+    low, high = bounds
+    if type(value) is not int or not low <= value <= high:
+        off = " or none (off)" if optional else ""
+        raise InvalidOptions(name, f"{name} must be a whole number from {low} to {high}{off}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Table options (RULES.md §2); ``None`` turns the target score or move limit off."""
+
+    move_seconds: int = C.MOVE_SECONDS_DEFAULT
+    target_score: int | None = None
+    move_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_int("move_seconds", self.move_seconds, C.MOVE_SECONDS_RANGE)
+        _check_int("target_score", self.target_score, C.TARGET_SCORE_RANGE, optional=True)
+        _check_int("move_limit", self.move_limit, C.MOVE_LIMIT_RANGE, optional=True)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Options:
+        """Options from JSON storage; missing keys take their defaults, unknown keys fail."""
+        if not isinstance(data, dict):
+            raise InvalidOptions("options", "options must be a JSON object")
+        for key in data:
+            if key not in cls.__dataclass_fields__:
+                raise InvalidOptions(str(key), f"unknown option {key!r}")
+        return cls(**data)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+# --- Intents -------------------------------------------------------------------------------
+def _bad_column(column: object) -> IllegalIntent:
+    return IllegalIntent("BAD_COLUMN", f"A column is a number from 0 to {C.COLUMNS - 1}, not {column!r}.")
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """The one thing a player can do: drop a piece into ``column`` (0–7). Text: ``drop:3``."""
+
+    name: str
+    column: int | None = None
+    NAMES: ClassVar[tuple[str, ...]] = ("drop",)
+
+    def __post_init__(self) -> None:
+        if self.name not in self.NAMES:
+            raise IllegalIntent(
+                "UNKNOWN_INTENT", f"Unknown intent {self.name!r}; expected one of {', '.join(self.NAMES)}."
+            )
+        if type(self.column) is not int or not 0 <= self.column < C.COLUMNS:
+            raise _bad_column(self.column)
+
+    @property
+    def text(self) -> str:
+        return f"{self.name}:{self.column}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    @classmethod
+    def parse(cls, text: str) -> Intent:
+        """The inverse of ``str()``: ``"drop:3"``."""
+        if not isinstance(text, str):
+            raise IllegalIntent("UNKNOWN_INTENT", f"An intent is text, not {text!r}.")
+        name, _, column = text.partition(":")
+        return cls(name, _column(column))
+
+    @classmethod
+    def from_wire(cls, data: object) -> Intent:
+        """An intent from a browser frame: ``{"intent": "drop", "column": 3}``.
+
+        Other keys (such as htmx's ``HEADERS``) are ignored. The column may be an int or a
+        string of digits, as form values arrive as strings.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("intent"), str):
+            raise IllegalIntent("UNKNOWN_INTENT", 'A frame must look like {"intent": "drop", "column": 3}.')
+        return cls(data["intent"], _column(data.get("column")))
+
+
+def _column(value: object) -> object:
+    """A column from text: digits become an int; anything else is left for Intent to refuse."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    return value
+
+
+# --- Events --------------------------------------------------------------------------------
+# Every event has ``seat`` (0 = the whole game) and a ``kind`` naming what changed:
+#   dropped   a piece landed at (row, column); ``timeout`` when the clock played it
+#   cascade   step ``step`` of a cascade found ``runs`` and removed the ``removed`` cells
+#   settled   after that removal, pieces fell: ``moves`` are (from_cell, to_cell)
+#   score     a player's score changed
+#   turn      it is now ``seat``'s turn, until ``deadline``
+#   left      the player forfeited
+#   finished  the game is over (seat 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped(Event):
+    column: int
+    row: int
+    timeout: bool = False
+    kind: ClassVar[str] = "dropped"
+
+
+@dataclass(frozen=True, slots=True)
+class Cascade(Event):
+    """``runs``: ``(owner, base, points, cells)`` for each run; points = base × step."""
+
+    step: int
+    runs: tuple[tuple[int, int, int, tuple[Cell, ...]], ...]
+    removed: tuple[Cell, ...]
+    kind: ClassVar[str] = "cascade"
+
+
+@dataclass(frozen=True, slots=True)
+class Settled(Event):
+    step: int
+    moves: tuple[tuple[Cell, Cell], ...]
+    kind: ClassVar[str] = "settled"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChanged(Event):
+    score: int
+    kind: ClassVar[str] = "score"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnChanged(Event):
+    deadline: float
+    kind: ClassVar[str] = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    kind: ClassVar[str] = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class Finished(Event):
+    kind: ClassVar[str] = "finished"
+
+
+# --- The board -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """A maximal line of at least 4 pieces of one owner."""
+
+    owner: int
+    cells: tuple[Cell, ...]
+
+    @property
+    def base(self) -> int:
+        return C.BASE_POINTS[len(self.cells)]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a cascade: the runs found, every cell removed, the pieces that fell."""
+
+    number: int  # k: runs score base × k
+    runs: tuple[Run, ...]
+    removed: tuple[Cell, ...]
+    moves: tuple[tuple[Cell, Cell], ...]
+
+    def points(self) -> dict[int, int]:
+        """Points won in this step, by owner."""
+        won: dict[int, int] = {}
+        for run in self.runs:
+            won[run.owner] = won.get(run.owner, 0) + run.base * self.number
+        return won
+
+
+# right, down, down-right, down-left: every line is found once, from its first cell
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+class Board:
+    """8 × 6 cells. Stored as columns, bottom first, so pieces never float."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: Iterable[Iterable[int]] | None = None) -> None:
+        self.columns: list[list[int]] = (
+            [[] for _ in range(C.COLUMNS)] if columns is None else [list(c) for c in columns]
+        )
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[str]) -> Board:
+        """A board from a drawing, rows top to bottom (``"..12...."``); fewer than 6 rows
+        are the bottom rows. A piece over an empty cell is refused (pieces fall)."""
+        rows = list(rows)
+        if len(rows) > C.ROWS:
+            raise ValueError(f"a board has {C.ROWS} rows, not {len(rows)}")
+        rows = [C.EMPTY * C.COLUMNS] * (C.ROWS - len(rows)) + rows
+        columns: list[list[int]] = [[] for _ in range(C.COLUMNS)]
+        for row in reversed(range(C.ROWS)):
+            text = rows[row]
+            if len(text) != C.COLUMNS:
+                raise ValueError(f"row {row} must have {C.COLUMNS} cells, not {text!r}")
+            for column, char in enumerate(text):
+                if char == C.EMPTY:
+                    continue
+                if char not in "1234":
+                    raise ValueError(f"a cell is {C.EMPTY!r} or a seat 1–4, not {char!r}")
+                if len(columns[column]) != C.ROWS - 1 - row:
+                    raise ValueError(f"the piece at row {row}, column {column} floats over an empty cell")
+                columns[column].append(int(char))
+        return cls(columns)
+
+    def copy(self) -> Board:
+        return Board(self.columns)
+
+    def rows(self) -> tuple[str, ...]:
+        """The text form: 6 strings of 8 cells, row 0 on top, '.' empty, else the seat."""
+        return tuple("".join(str(owner) if owner else C.EMPTY for owner in row) for row in self.matrix())
+
+    def at(self, cell: Cell) -> int:
+        """The owner of the piece at ``cell`` (0: empty)."""
+        row, column = cell
+        height = C.ROWS - 1 - row
+        stack = self.columns[column]
+        return stack[height] if height < len(stack) else 0
+
+    def is_full(self, column: int | None = None) -> bool:
+        if column is None:
+            return all(len(stack) == C.ROWS for stack in self.columns)
+        return len(self.columns[column]) == C.ROWS
+
+    def legal_columns(self) -> list[int]:
+        return [c for c, stack in enumerate(self.columns) if len(stack) < C.ROWS]
+
+    def matrix(self) -> list[list[int]]:
+        """Owners as rows, top first (0: empty)."""
+        grid = [[0] * C.COLUMNS for _ in range(C.ROWS)]
+        for column, stack in enumerate(self.columns):
+            for height, owner in enumerate(stack):
+                grid[C.ROWS - 1 - height][column] = owner
+        return grid
+
+    def runs(self) -> list[Run]:
+        """Every maximal line of ≥ 4 pieces of one owner: rows, columns, both diagonals."""
+        grid = self.matrix()
+        found = []
+        for dr, dc in DIRECTIONS:
+            for row in range(C.ROWS):
+                for column in range(C.COLUMNS):
+                    owner = grid[row][column]
+                    if not owner:
+                        continue
+                    pr, pc = row - dr, column - dc
+                    if 0 <= pr < C.ROWS and 0 <= pc < C.COLUMNS and grid[pr][pc] == owner:
+                        continue  # not the first cell of its line
+                    cells = [(row, column)]
+                    r, c = row + dr, column + dc
+                    while 0 <= r < C.ROWS and 0 <= c < C.COLUMNS and grid[r][c] == owner:
+                        cells.append((r, c))
+                        r, c = r + dr, c + dc
+                    if len(cells) >= C.MIN_RUN:
+                        found.append(Run(owner, tuple(cells)))
+        return found
+
+    def drop(self, column: int, seat: int) -> int:
+        """Put ``seat``'s piece on top of ``column``; returns the row it lands in."""
+        stack = self.columns[column]
+        if len(stack) >= C.ROWS:
+            raise ValueError(f"column {column} is full")
+        stack.append(seat)
+        return C.ROWS - len(stack)
+
+    def cascade(self) -> list[Step]:
+        """Remove runs step by step (k = 1, 2, ...) until none is left (RULES.md §2)."""
+        steps = []
+        number = 1
+        while runs := self.runs():
+            removed = sorted({cell for run in runs for cell in run.cells})
+            moves = self._remove(removed)
+            steps.append(Step(number, tuple(runs), tuple(removed), moves))
+            number += 1
+        return steps
+
+    def play(self, column: int, seat: int) -> tuple[int, list[Step]]:
+        """A whole move: the drop and its cascade. Returns the landing row and the steps."""
+        row = self.drop(column, seat)
+        return row, self.cascade()
+
+    def _remove(self, cells: Iterable[Cell]) -> tuple[tuple[Cell, Cell], ...]:
+        """Empty ``cells``; the pieces above fall. Returns each fall (from_cell, to_cell)."""
+        gone: dict[int, set[int]] = {}
+        for row, column in cells:
+            gone.setdefault(column, set()).add(C.ROWS - 1 - row)
+        moves = []
+        for column in sorted(gone):
+            heights = gone[column]
+            stack = self.columns[column]
+            kept = []
+            for height, owner in enumerate(stack):
+                if height in heights:
+                    continue
+                if height != len(kept):
+                    moves.append(((C.ROWS - 1 - height, column), (C.ROWS - 1 - len(kept), column)))
+                kept.append(owner)
+            self.columns[column] = kept
+        return tuple(moves)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and other.columns == self.columns
+
+    def __repr__(self) -> str:
+        return f"board{self.rows()!r}"
+
+
+def board(*rows: str) -> Board:
+    """A board from a drawing, for tests: ``board("..1.....", "2112....")`` (bottom rows)."""
+    return Board.from_rows(rows)
+
+
+# --- The game ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Standing:
+    """One line of the results."""
+
+    place: int  # 1 = first; shared places repeat (1, 1, 3)
+    seats: tuple[int, ...]
+    score: int
+    shared: bool
+    forfeited: bool
+
+
+@dataclass
+class _Clock:
+    turn: int | None  # whose turn (None once finished)
+    started: float  # when this turn's clock began
+
+
+class Game:
+    def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
+        if not isinstance(options, Options):
+            raise TypeError("options must be an Options")
+        seats = list(seats)
+        if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS or len(set(seats)) != len(seats):
+            raise InvalidOptions(
+                "seats", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} different seats, not {seats!r}"
+            )
+        if any(type(seat) is not int or not 1 <= seat <= C.MAX_PLAYERS for seat in seats):
+            raise InvalidOptions("seats", f"seats are numbered 1 to {C.MAX_PLAYERS}, not {seats!r}")
+        self.options = options
+        self.seed = seed
+        self.seats: tuple[int, ...] = tuple(sorted(seats))
+        self.start = now
+        self.now = now
+        self.finished = False
+        self.grid = Board()  # the pieces; read them through board()
+        self.scores: dict[int, int] = {seat: 0 for seat in self.seats}
+        self.left: dict[int, float] = {}  # seat -> when the player left
+        self.moves = 0  # moves played, timeouts included
+        self.log: list[tuple[float, int, str]] = []
+        self._clock = _Clock(self.seats[0], now)
+        self._pending: list[Event] = []  # clock events of a refused intent, reported next
+
+    # --- the protocol ------------------------------------------------------------------
+    def apply(self, seat: int, intent: Intent, now: float) -> list[Event]:
+        """Drop a piece for ``seat`` at ``now``; returns what changed (clock events first)."""
+        if not isinstance(intent, Intent):
+            raise IllegalIntent("UNKNOWN_INTENT", f"Not an intent: {intent!r}.")
+        self._check_playing(seat)
+        now = max(now, self.now)  # a late message acts at the game's current time
+        events = self._run_clock(now)
+        try:
+            self._check_playing(seat)  # the clocks may have ended the game
+            if self._clock.turn != seat:
+                raise IllegalIntent("NOT_YOUR_TURN", f"It is seat {self._clock.turn}'s turn, not yours.")
+            if self.grid.is_full(intent.column):
+                raise IllegalIntent("COLUMN_FULL", f"Column {intent.column} is full.")
+        except IllegalIntent:
+            self._pending = events  # the clocks did run: report their events next time
+            raise
+        self._move(seat, intent.column, now, events, timeout=False)
+        return events
+
+    def advance(self, now: float) -> list[Event]:
+        """Run the move clock up to ``now``: each turn that runs out plays a random column."""
+        events = self._run_clock(now)
+        if not self.finished:  # a finished game's time stands still
+            self.now = max(self.now, now)
+        return events
+
+    def forfeit(self, seat: int, now: float) -> list[Event]:
+        """The player leaves: ranked last, their turns skipped; one player left ends the game."""
+        self._check_playing(seat)
+        now = max(now, self.now)
+        events = self._run_clock(now)
+        try:
+            self._check_playing(seat)
+        except IllegalIntent:
+            self._pending = events
+            raise
+        self.now = now
+        self.left[seat] = now
+        self.log.append((now, seat, FORFEIT))
+        events.append(PlayerLeft(seat))
+        if len(self.active_seats()) <= 1:
+            self._finish(events)
+        elif self._clock.turn == seat:
+            self._pass_turn(now, events)
+        return events
+
+    def next_deadline(self) -> float | None:
+        """When the current turn's clock runs out (None once finished)."""
+        if self.finished:
+            return None
+        return self._clock.started + self.options.move_seconds
+
+    @classmethod
+    def replay(
+        cls,
+        options: Options,
+        seed: int | str,
+        seats: Iterable[int],
+        start: float,
+        log: Iterable[Sequence],
+        end: float | None = None,
+    ) -> Game:
+        """Rebuild a game from its options, seed, seats, start time and log. Timeouts are
+        played again by the clock (the logged column is what the seed gives anyway)."""
+        game = cls(options, seed, seats, start)
+        for t, seat, text in log:
+            if text == FORFEIT:
+                game.forfeit(seat, t)
+            elif text.startswith(TIMEOUT + ":"):
+                game.advance(t)
+            else:
+                game.apply(seat, Intent.parse(text), t)
+        if end is not None:
+            game.advance(end)
+        return game
+
+    # --- state and results -------------------------------------------------------------
+    @property
+    def turn(self) -> int | None:
+        """The seat to move (None once finished)."""
+        return self._clock.turn
+
+    @property
+    def deadline(self) -> float | None:
+        """When the current turn's clock runs out (None once finished)."""
+        return self.next_deadline()
+
+    def board(self) -> tuple[str, ...]:
+        """The board, read only: 6 strings of 8 cells, row 0 on top, '.' empty, else the
+        owner's seat digit."""
+        return self.grid.rows()
+
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats still playing, in turn order."""
+        return tuple(seat for seat in self.seats if seat not in self.left)
+
+    def next_seat(self, seat: int) -> int:
+        """Whose turn follows ``seat``'s: the next active seat in seat order, going round."""
+        i = self.seats.index(seat)
+        for offset in range(1, len(self.seats) + 1):
+            candidate = self.seats[(i + offset) % len(self.seats)]
+            if candidate not in self.left:
+                return candidate
+        return seat
+
+    def ends_after(self, board: Board, scores: dict[int, int], moves: int) -> bool:
+        """Whether a move leaving ``board``, ``scores`` and ``moves`` ends the game."""
+        target, limit = self.options.target_score, self.options.move_limit
+        return (
+            board.is_full()
+            or (target is not None and any(score >= target for score in scores.values()))
+            or (limit is not None and moves >= limit)
+        )
+
+    def results(self) -> list[Standing]:
+        """Places, best first: most points; equal points share the place. Forfeits come
+        last (the earliest to leave the very last)."""
+        rows = []
+        for seat in self.seats:
+            left = seat in self.left
+            key = (1, -self.left[seat]) if left else (0, 0.0)
+            rows.append((key + (-self.scores[seat],), seat, left))
+        rows.sort(key=lambda row: row[0])
+        keys = [row[0] for row in rows]
+        return [
+            Standing(
+                place=keys.index(key) + 1,
+                seats=(seat,),
+                score=self.scores[seat],
+                shared=keys.count(key) > 1,
+                forfeited=left,
+            )
+            for key, seat, left in rows
+        ]
+
+    def to_text(self) -> str:
+        """The whole game as text: equal texts mean equal games."""
+        scores = " ".join(f"{seat}:{self.scores[seat]}" for seat in self.seats)
+        left = " ".join(f"{seat}@{t!r}" for seat, t in sorted(self.left.items()))
+        head = (
+            f"viertris {self.options.to_dict()} seed {self.seed!r} seats {list(self.seats)} "
+            f"start {self.start!r} now {self.now!r} finished {int(self.finished)}\n"
+            f"turn {self._clock.turn} since {self._clock.started!r} moves {self.moves} "
+            f"scores {scores} left [{left}]"
+        )
+        return "\n".join([head, *self.grid.rows()])
+
+    def setup(
+        self,
+        *,
+        board: Board | Sequence[str] | None = None,
+        turn: int | None = None,
+        scores: dict[int, int] | None = None,
+        moves: int | None = None,
+    ) -> None:
+        """Arrange a position for a test: a board (a :class:`Board` or its drawing, which
+        must be at rest: no run of 4), whose turn (their clock starts now), scores, the
+        number of moves played. Not logged, so a game arranged this way cannot be replayed."""
+        if board is not None:
+            new = board.copy() if isinstance(board, Board) else Board.from_rows(board)
+            owners = {owner for stack in new.columns for owner in stack}
+            if not owners <= set(self.seats):
+                raise ValueError(f"the board holds pieces of seats {sorted(owners)}, not all in the game")
+            if new.runs():
+                raise ValueError("the board holds a run of 4: a board at rest has none")
+            self.grid = new
+        if turn is not None:
+            if turn not in self.active_seats():
+                raise ValueError(f"seat {turn} is not playing")
+            self._clock = _Clock(turn, self.now)
+        if scores is not None:
+            for seat, score in scores.items():
+                if seat not in self.scores:
+                    raise ValueError(f"seat {seat} is not in the game")
+                self.scores[seat] = score
+        if moves is not None:
+            self.moves = moves
+
+    # --- inside --------------------------------------------------------------------------
+    def _check_playing(self, seat: int) -> None:
+        if self.finished:
+            raise IllegalIntent("GAME_OVER", "The game is over.")
+        if seat not in self.scores:
+            raise IllegalIntent("NOT_PLAYING", f"Seat {seat!r} is not playing in this game.")
+        if seat in self.left:
+            raise IllegalIntent("NOT_PLAYING", f"Seat {seat} has left the game.")
+
+    def _run_clock(self, now: float) -> list[Event]:
+        """Play the timeouts due by ``now``; ``self.now`` moves only as far as the last one
+        (so that a refused intent changes nothing when no clock ran out)."""
+        events, self._pending = self._pending, []
+        while not self.finished:
+            deadline = self._clock.started + self.options.move_seconds
+            if deadline > now:
+                break
+            self.now = deadline
+            seat = self._clock.turn
+            assert seat is not None
+            legal = self.grid.legal_columns()
+            column = stream(self.seed, "viertris", "timeout", self.moves).choice(legal)
+            self._move(seat, column, deadline, events, timeout=True)
+        return events
+
+    def _move(self, seat: int, column: int, now: float, events: list[Event], timeout: bool) -> None:
+        self.now = now
+        row, steps = self.grid.play(column, seat)
+        self.moves += 1
+        self.log.append((now, seat, f"{TIMEOUT}:{column}" if timeout else f"drop:{column}"))
+        events.append(Dropped(seat, column, row, timeout))
+        for step in steps:
+            events.append(
+                Cascade(
+                    0,
+                    step.number,
+                    tuple((run.owner, run.base, run.base * step.number, run.cells) for run in step.runs),
+                    step.removed,
+                )
+            )
+            for owner, points in sorted(step.points().items()):
+                self.scores[owner] += points
+                events.append(ScoreChanged(owner, self.scores[owner]))
+            events.append(Settled(0, step.number, step.moves))
+        if self.ends_after(self.grid, self.scores, self.moves):
+            self._finish(events)
+        else:
+            self._pass_turn(now, events)
+
+    def _pass_turn(self, now: float, events: list[Event]) -> None:
+        current = self._clock.turn
+        assert current is not None
+        self._clock = _Clock(self.next_seat(current), now)
+        events.append(TurnChanged(self._clock.turn, now + self.options.move_seconds))
+
+    def _finish(self, events: list[Event]) -> None:
+        self.finished = True
+        self._clock = _Clock(None, self.now)
+        events.append(Finished(0))
