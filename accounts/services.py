@@ -48,13 +48,13 @@ def chips_change(
 @transaction.atomic
 def user_signup(*, username: str, email: str, password: str) -> User:
     user = User.objects.create_user(username=username, email=email, password=password)
-    chips_change(user=user, delta=settings.TETRIWAR["SIGNUP_CHIPS"], reason=Reason.SIGNUP)
+    chips_change(user=user, delta=settings.SITE_RULES["SIGNUP_CHIPS"], reason=Reason.SIGNUP)
     return user
 
 
 def refill_available(user: User, today: dt.date | None = None) -> bool:
     today = today or timezone.localdate()
-    return user.chips < settings.TETRIWAR["REFILL_BELOW"] and user.last_refill != today
+    return user.chips < settings.SITE_RULES["REFILL_BELOW"] and user.last_refill != today
 
 
 @transaction.atomic
@@ -66,12 +66,12 @@ def chips_refill(*, user: User, today: dt.date | None = None) -> ChipTransaction
         if locked.last_refill == today:
             raise ChipsError("You have already claimed today's refill.")
         raise ChipsError(
-            f"Refills are for accounts below {settings.TETRIWAR['REFILL_BELOW']} chips."
+            f"Refills are for accounts below {settings.SITE_RULES['REFILL_BELOW']} chips."
         )
     User.objects.filter(pk=user.pk).update(last_refill=today)
     user.last_refill = today
     return chips_change(
-        user=user, delta=settings.TETRIWAR["REFILL_BELOW"] - locked.chips, reason=Reason.REFILL
+        user=user, delta=settings.SITE_RULES["REFILL_BELOW"] - locked.chips, reason=Reason.REFILL
     )
 
 

@@ -197,7 +197,7 @@ if GAME_HOST_SHARDS < 1:
     raise EnvError("GAME_HOST_SHARDS must be at least 1")
 
 # Site rules that are our choices rather than a game's (RULES.md §6).
-TETRIWAR = {
+SITE_RULES = {
     "SIGNUP_CHIPS": 1000,  # RULES.md §6
     "REFILL_BELOW": 100,  # RULES.md §6 (reconstruction): refill up to this, once a day
     "WS_MAX_FRAME_BYTES": 1024,  # a game intent is a few dozen bytes

@@ -33,6 +33,7 @@ class LiveGame(Protocol):
 
 LIVE_GAMES = {
     "tetriwar": "games.tetriwar.live:TetriWarLive",
+    "viertris": "games.viertris.live:ViertrisLive",
 }
 
 

@@ -49,6 +49,18 @@ GAMES: dict[str, GameSpec] = {
             head_template="games/tetriwar/head.html",
             bot_levels=("easy", "medium", "hard"),
         ),
+        GameSpec(
+            slug="viertris",
+            name="Viertris",
+            tagline="Connect four meets Tetris: drop pieces, make runs of four, chain cascades.",
+            min_seats=2,
+            max_seats=4,
+            options_form_path="games.viertris.forms:ViertrisOptionsForm",
+            how_to_template="games/viertris/how_to_play.html",
+            script="js/viertris.js",
+            head_template="games/viertris/head.html",
+            bot_levels=("greedy",),
+        ),
     ]
 }
 

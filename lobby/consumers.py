@@ -27,6 +27,9 @@ class LobbyConsumer(SiteConsumer):
         await self.send(text_data=event["html"])
 
 
+FRAME_CONTROL_KEYS = {"seq", "table", "action"}
+
+
 class TableConsumer(SiteConsumer):
     """A table page, for players and spectators alike.
 
@@ -90,9 +93,13 @@ class TableConsumer(SiteConsumer):
         if action == "forfeit":
             await self.to_host("host.forfeit")
             return
-        wire = {"intent": frame.get("intent")}
-        if "target" in frame:
-            wire["target"] = frame["target"]
+        # The game's engine reads the intent and its fields (a bomb's target, a
+        # column …) and refuses anything malformed; only plain values go through.
+        wire = {
+            key: value
+            for key, value in frame.items()
+            if key not in FRAME_CONTROL_KEYS and isinstance(value, str | int) and not isinstance(value, bool)
+        }
         seq = frame.get("seq")
         await self.to_host("host.intent", frame=wire, seq=seq if isinstance(seq, int) else None)
 

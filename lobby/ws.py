@@ -93,7 +93,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_BANNED)
             return
         self.player = player_from_scope(self.scope)
-        self.limiter = RateLimiter(settings.TETRIWAR["WS_MAX_FRAMES_PER_SECOND"])
+        self.limiter = RateLimiter(settings.SITE_RULES["WS_MAX_FRAMES_PER_SECOND"])
         self.flood_warned_at = 0.0
         self.groups_joined: list[str] = []
         if self.player and self.player.user_id is not None:
@@ -135,7 +135,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
             raise ClientError("FLOOD", "Too many messages: some were ignored. Slow down.")
         if bytes_data is not None or text_data is None:
             raise ClientError("BAD_FRAME", "Frames must be JSON text.")
-        if len(text_data) > settings.TETRIWAR["WS_MAX_FRAME_BYTES"]:
+        if len(text_data) > settings.SITE_RULES["WS_MAX_FRAME_BYTES"]:
             raise ClientError("FRAME_TOO_LARGE", "That message is too large.")
         try:
             frame = json.loads(text_data)

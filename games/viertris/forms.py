@@ -1,0 +1,52 @@
+"""Viertris table options (RULES.md §2), validated on the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games.viertris import constants as C
+from games.viertris.engine import Options
+
+
+class ViertrisOptionsForm(forms.Form):
+    seats = forms.TypedChoiceField(
+        label="Players",
+        choices=[(n, str(n)) for n in range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1)],
+        coerce=int,
+        initial=2,
+        help_text="2 to 4 players, each with a colour.",
+    )
+    move_seconds = forms.IntegerField(
+        label="Seconds per move", min_value=C.MOVE_SECONDS_RANGE[0], max_value=C.MOVE_SECONDS_RANGE[1],
+        initial=C.MOVE_SECONDS_DEFAULT,
+        help_text="When the clock runs out, a random column is played for you.",
+    )
+    target_score = forms.IntegerField(
+        label="Play to (points)", required=False, min_value=C.TARGET_SCORE_RANGE[0],
+        max_value=C.TARGET_SCORE_RANGE[1], help_text="Optional: the game ends when someone reaches it.",
+    )
+    move_limit = forms.IntegerField(
+        label="Move limit", required=False, min_value=C.MOVE_LIMIT_RANGE[0], max_value=C.MOVE_LIMIT_RANGE[1],
+        help_text="Optional: the game ends after this many moves in all.",
+    )
+
+    @staticmethod
+    def validate(options: dict[str, Any]) -> None:
+        Options.from_dict(options)
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return Options().to_dict()
+
+    @staticmethod
+    def describe(options: dict[str, Any]) -> str:
+        parts = [f"{options.get('move_seconds', C.MOVE_SECONDS_DEFAULT)} s a move"]
+        if options.get("target_score"):
+            parts.append(f"to {options['target_score']} points")
+        if options.get("move_limit"):
+            parts.append(f"{options['move_limit']} moves")
+        if len(parts) == 1:
+            parts.append("until the board is full")
+        return " · ".join(parts)

@@ -1,0 +1,240 @@
+"""Viertris played live: the engine, wrapped for the table host (games/host.py).
+
+A move is shown as a short film: the piece dropping, then every cascade step with
+its runs marked and the pieces above settling, so players can follow why points
+came. The frames travel in one fragment; the page plays them (or shows the last one
+at once where motion is reduced or scripts are off).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.html import escape
+
+from games.core.protocol import IllegalIntent
+from games.viertris import constants as C
+from games.viertris.bot import ViertrisBot
+from games.viertris.engine import Game, Intent, Options
+
+TEMPLATE = "games/viertris/partials.html"
+
+
+def board_html(rows: list[str], *, marked: set = frozenset(), dropped=None) -> str:
+    """The 8 × 6 board as cells; ``marked`` cells are in a scoring run."""
+    out = []
+    for r, row in enumerate(rows):
+        for c, char in enumerate(row):
+            cls = "vc" if char == "." else f"vc p{char}"
+            if (r, c) in marked:
+                cls += " run"
+            if dropped == (r, c):
+                cls += " drop"
+            out.append(f'<i class="{cls}"></i>')
+    return "".join(out)
+
+
+class ViertrisLive:
+    def __init__(self, setup: dict[str, Any]) -> None:
+        self.setup = setup
+        self.options = Options.from_dict(setup["options"])
+        self.seed = setup["seed"]
+        self.players = {p["seat"]: p for p in setup["players"]}
+        self.seats = sorted(self.players)
+        self.game: Game | None = None
+        self.start = 0.0
+        self.bots = {
+            p["seat"]: ViertrisBot(random.Random(f"{self.seed}:bot:{p['seat']}"))
+            for p in setup["players"]
+            if p.get("bot")
+        }
+        self.bot_seats = sorted(self.bots)
+        self.log_lines: list[str] = []
+        self._before: list[str] | None = None
+
+    def name(self, seat: int) -> str:
+        info = self.players[seat]
+        if info.get("bot"):
+            return info["name"]
+        return info["name"] + (" (guest)" if info.get("is_guest") else "")
+
+    # --- the engine -----------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.finished
+
+    def begin(self, now: float) -> None:
+        self.start = now
+        self.game = Game(self.options, self.seed, self.seats, now)
+
+    def _remember(self) -> None:
+        self._before = list(self.game.board()) if self.game else None
+
+    def apply(self, seat: int, frame: dict[str, Any], now: float) -> list[Any]:
+        assert self.game is not None
+        intent = Intent.from_wire(frame)
+        self._remember()
+        events = self.game.advance(now)
+        return events + self.game.apply(seat, intent, now)
+
+    def advance(self, now: float) -> list[Any]:
+        if not self.game:
+            return []
+        self._remember()
+        return self.game.advance(now)
+
+    def forfeit(self, seat: int, now: float) -> list[Any]:
+        if self.game is None:
+            raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
+        return self.game.forfeit(seat, now)
+
+    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
+        game = self.game
+        if game is None or game.finished:
+            return [], 1.0
+        self._remember()
+        events = game.advance(now)
+        delay, intent = self.bots[seat].next_action(game, seat, now)
+        if intent is not None:
+            try:
+                events.extend(game.apply(seat, intent, now))
+            except IllegalIntent:
+                pass
+        return events, delay
+
+    def has_left(self, seat: int) -> bool:
+        return self.game is not None and seat in self.game.left
+
+    def next_deadline(self) -> float | None:
+        return self.game.next_deadline() if self.game else None
+
+    def outcome(self) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        return {
+            "standings": [
+                {
+                    "place": s.place, "seats": list(s.seats), "score": s.score, "lines": 0,
+                    "eliminations": 0, "shared": s.shared, "forfeited": s.forfeited,
+                }
+                for s in game.results()
+            ],
+            "players": {
+                str(seat): {"score": game.scores[seat], "lines": 0, "eliminations": 0} for seat in self.seats
+            },
+            "log": [[round(t - self.start, 4), seat, text] for t, seat, text in game.log],
+            "end": round(game.now - self.start, 4),
+        }
+
+    # --- rendering ------------------------------------------------------------------
+    def _frames(self, events: list[Any]) -> list[str]:
+        """The board before, during and after a move's cascade, one frame a step."""
+        board = [list(row) for row in (self._before or self.game.board())]
+        frames = []
+        for event in events:
+            kind = event.kind
+            if kind == "dropped":
+                board[event.row][event.column] = str(event.seat)
+                frames.append(board_html(["".join(r) for r in board], dropped=(event.row, event.column)))
+            elif kind == "cascade":
+                marked = {tuple(cell) for run in event.runs for cell in run[3]}
+                frames.append(board_html(["".join(r) for r in board], marked=marked))
+                for r, c in event.removed:
+                    board[r][c] = "."
+            elif kind == "settled":
+                snapshot = [row[:] for row in board]
+                for (r0, c0), _ in event.moves:
+                    board[r0][c0] = "."
+                for (r0, c0), (r1, c1) in event.moves:
+                    board[r1][c1] = snapshot[r0][c0]
+        return frames
+
+    def _log_entries(self, events: list[Any]) -> list[str]:
+        entries = []
+        for event in events:
+            if event.kind == "dropped":
+                entries.append(f"{escape(self.name(event.seat))}: column {event.column + 1}")
+            elif event.kind == "cascade":
+                for owner, base, points, cells in event.runs:
+                    entries.append(
+                        f"&nbsp;&nbsp;run of {len(cells)}: {base} × {event.step} = +{points}"
+                        f" for {escape(self.name(owner))}"
+                    )
+        return entries
+
+    def render_events(self, events: list[Any]) -> str:
+        if not events or self.game is None:
+            return ""
+        kinds = {e.kind for e in events}
+        parts = []
+        if "dropped" in kinds:
+            frames = self._frames(events)
+            parts.append(render_to_string(TEMPLATE + "#board", {
+                "frames": frames, "final": board_html(self.game.board()), "oob": True,
+            }))
+            entries = self._log_entries(events)
+            self.log_lines.extend(entries)
+            parts.append(
+                '<div hx-swap-oob="beforeend:#vt-log">'
+                + "".join(f"<li>{entry}</li>" for entry in entries)
+                + "</div>"
+            )
+        if kinds & {"score", "turn", "dropped", "left"}:
+            parts.append(render_to_string(TEMPLATE + "#scores", self._scores_context(oob=True)))
+        if "turn" in kinds or "dropped" in kinds:
+            parts.append(render_to_string(TEMPLATE + "#clock", self._clock_context(oob=True)))
+        return "".join(parts)
+
+    def _scores_context(self, oob: bool) -> dict[str, Any]:
+        game = self.game
+        rows = []
+        for seat in self.seats:
+            rows.append({
+                "seat": seat,
+                "name": self.name(seat),
+                "score": game.scores[seat] if game else 0,
+                "turn": bool(game and not game.finished and game.turn == seat),
+                "left": bool(game and seat in game.left),
+            })
+        return {"rows": rows, "oob": oob}
+
+    def _clock_context(self, oob: bool, now: float | None = None) -> dict[str, Any]:
+        game = self.game
+        remaining = None
+        if game is not None and not game.finished and game.deadline is not None:
+            remaining = int(max(0.0, game.deadline - (now if now is not None else game.now)) * 1000)
+        return {"remaining_ms": remaining, "turn_name": self.name(game.turn) if game and not game.finished else "",
+                "oob": oob}
+
+    def render_full(self, now: float, start_at: float) -> str:
+        rows = self.game.board() if self.game else ["." * C.COLUMNS] * C.ROWS
+        context = {
+            "final": board_html(rows),
+            "frames": [],
+            "columns": range(C.COLUMNS),
+            "log": self.log_lines,
+            "countdown_ms": int(max(0.0, start_at - now) * 1000) if now < start_at else None,
+            "scores_rows": self._scores_context(oob=False)["rows"],
+        }
+        context["clock"] = self._clock_context(oob=False, now=now)
+        return render_to_string(TEMPLATE + "#game", context)
+
+    def render_results(self, game_row: Any) -> str:
+        standings = self.outcome()["standings"]
+        by_seat = {p.seat: p for p in game_row.participations.all()} if game_row is not None else {}
+        rows = [
+            {
+                **s,
+                "names": " + ".join(self.name(seat) for seat in s["seats"]),
+                "points": sum(by_seat[seat].points for seat in s["seats"] if seat in by_seat),
+                "chips": sum(by_seat[seat].chips_delta for seat in s["seats"] if seat in by_seat),
+            }
+            for s in standings
+        ]
+        return render_to_string(TEMPLATE + "#results", {"rows": rows, "game": game_row, "oob": True})
+
+    @classmethod
+    def render_aborted(cls, reason: str) -> str:
+        return render_to_string(TEMPLATE + "#results", {"aborted": reason, "oob": True})

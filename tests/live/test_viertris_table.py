@@ -1,0 +1,92 @@
+"""A live Viertris table through real consumers: two players and a spectator."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.models import Game
+from lobby import services
+from tests.live.conftest import cookie_for
+from tests.live.test_tetriwar_table import fake_clock, open_socket, receive_until, tick  # noqa: F401
+from tests.personas import ref
+
+pytestmark = pytest.mark.django_db(transaction=True)
+OPTIONS = {"move_seconds": 30, "target_score": None, "move_limit": 8}
+
+
+def viertris_table(host, opponent):
+    table = services.table_create(player=ref(host), game="viertris", options=dict(OPTIONS), seats_total=2)
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    for user in (host, opponent):
+        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
+    return table
+
+
+async def started(table, host, opponent, outsider, fake_clock):
+    sockets = [await open_socket(f"/ws/table/{table.pk}/", await cookie_for(u)) for u in (host, opponent, outsider)]
+    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(host))
+    for ws in sockets:
+        await receive_until(ws, 'id="game"')
+    fake_clock.t += 3.01
+    await tick(table.pk)
+    for ws in sockets:
+        await receive_until(ws, "to move")
+    return sockets
+
+
+async def test_a_move_reaches_everyone_and_the_clock_passes_the_turn(host, opponent, outsider, fake_clock):
+    table = await database_sync_to_async(viertris_table)(host, opponent)
+    p1, p2, spectator = await started(table, host, opponent, outsider, fake_clock)
+    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    for ws in (p1, p2, spectator):
+        fragment = await receive_until(ws, r"a1:1\b")
+        assert 'id="vt-board"' in fragment and "column 4" in fragment
+        assert "opponent to move" in fragment
+
+
+@pytest.mark.parametrize("frame,code", [
+    ({"intent": "drop", "column": 9}, "BAD_COLUMN"),
+    ({"intent": "jump", "column": 1}, "UNKNOWN_INTENT"),
+])
+async def test_bad_moves_are_refused_clearly(host, opponent, outsider, fake_clock, frame, code):
+    table = await database_sync_to_async(viertris_table)(host, opponent)
+    p1, p2, spectator = await started(table, host, opponent, outsider, fake_clock)
+    await p1.send_json_to(frame)
+    assert f'data-code="{code}"' in await receive_until(p1, "ws-error")
+
+
+async def test_a_move_out_of_turn_is_refused(host, opponent, outsider, fake_clock):
+    table = await database_sync_to_async(viertris_table)(host, opponent)
+    p1, p2, spectator = await started(table, host, opponent, outsider, fake_clock)
+    await p2.send_json_to({"intent": "drop", "column": 0})
+    error = await receive_until(p2, "ws-error")
+    assert 'data-code="NOT_YOUR_TURN"' in error
+    assert await spectator.receive_nothing(timeout=0.2)
+
+
+async def test_a_full_column_is_refused(host, opponent, outsider, fake_clock):
+    table = await database_sync_to_async(viertris_table)(host, opponent)
+    p1, p2, spectator = await started(table, host, opponent, outsider, fake_clock)
+    players = [p1, p2]
+    # Alternate in column 0 until it is full (6 rows) — no run of 4 of one colour there.
+    for move in range(6):
+        ws = players[move % 2]
+        await ws.send_json_to({"intent": "drop", "column": 0, "seq": move + 1})
+        await receive_until(spectator, rf"a{move % 2 + 1}:{move + 1}\b")
+    await p1.send_json_to({"intent": "drop", "column": 0})
+    assert 'data-code="COLUMN_FULL"' in await receive_until(p1, "ws-error")
+
+
+async def test_the_move_clock_plays_for_a_slow_player_and_the_game_ends_and_is_saved(host, opponent, outsider, fake_clock):
+    table = await database_sync_to_async(viertris_table)(host, opponent)
+    p1, p2, spectator = await started(table, host, opponent, outsider, fake_clock)
+    for _ in range(8):  # nobody moves: the clock plays all 8 moves of the limit
+        fake_clock.t += 30.5
+        await tick(table.pk)
+        await receive_until(spectator, 'id="vt-board"')
+    assert "Results" in await receive_until(spectator, 'id="results-title"')
+    game = await database_sync_to_async(Game.objects.get)(table=table)
+    assert game.status == "finished"
+    log = await database_sync_to_async(lambda: game.log.entries)()
+    assert len(log) == 8
