@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import asyncio
+import re
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -7,6 +10,7 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
+from games import host as game_host
 
 ORIGIN = (b"origin", b"http://localhost")
 
@@ -38,3 +42,39 @@ async def cookie_for(user) -> bytes:
 @pytest.fixture(autouse=True)
 def _in_memory_layer(settings):
     settings.CHANNEL_LAYERS = {"default": settings.EMBEDDED_CHANNEL_LAYER}
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(game_host, "clock", clock)
+    return clock
+
+
+async def open_socket(path, cookie=None):
+    ws = await connect(path, cookie)
+    connected, _ = await ws.connect()
+    assert connected
+    return ws
+
+
+async def receive_until(ws, pattern: str, timeout: float = 3.0) -> str:
+    """Skip messages until one matches ``pattern`` (a regex); return it."""
+    async def wait():
+        while True:
+            message = await ws.receive_from(timeout=timeout)
+            if re.search(pattern, message):
+                return message
+    return await asyncio.wait_for(wait(), timeout)
+
+
+async def tick(table_id: int) -> None:
+    await game_host.send_to_host({"type": "host.tick", "table_id": table_id})

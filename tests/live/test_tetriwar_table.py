@@ -8,30 +8,14 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from games import host as game_host
 from games.models import Game, GameLog
 from lobby import services
 from lobby.models import Table
-from tests.live.conftest import connect, cookie_for
+from tests.live.conftest import cookie_for, open_socket, receive_until, tick
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
 OPTIONS = {"minutes": 1, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def fake_clock(monkeypatch):
-    clock = FakeClock()
-    monkeypatch.setattr(game_host, "clock", clock)
-    return clock
 
 
 def seat_everyone(host, opponent):
@@ -40,27 +24,6 @@ def seat_everyone(host, opponent):
     for user in (host, opponent):
         services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
     return table
-
-
-async def open_socket(path, cookie=None):
-    ws = await connect(path, cookie)
-    connected, _ = await ws.connect()
-    assert connected
-    return ws
-
-
-async def receive_until(ws, pattern: str, timeout: float = 3.0) -> str:
-    """Skip messages until one matches ``pattern`` (a regex); return it."""
-    async def wait():
-        while True:
-            message = await ws.receive_from(timeout=timeout)
-            if re.search(pattern, message):
-                return message
-    return await asyncio.wait_for(wait(), timeout)
-
-
-async def tick(table_id: int) -> None:
-    await game_host.send_to_host({"type": "host.tick", "table_id": table_id})
 
 
 async def start_game(table, fake_clock, sockets):

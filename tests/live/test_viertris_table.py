@@ -7,8 +7,7 @@ from channels.db import database_sync_to_async
 
 from games.models import Game
 from lobby import services
-from tests.live.conftest import cookie_for
-from tests.live.test_tetriwar_table import fake_clock, open_socket, receive_until, tick  # noqa: F401
+from tests.live.conftest import cookie_for, open_socket, receive_until, tick
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
