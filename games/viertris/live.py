@@ -233,8 +233,12 @@ class ViertrisLive:
             }
             for s in standings
         ]
-        return render_to_string(TEMPLATE + "#results", {"rows": rows, "game": game_row, "oob": True})
+        return render_to_string(TEMPLATE + "#results", {"rows": rows, "game": game_row, "oob": True}) + (
+            render_to_string(TEMPLATE + "#clock", {"over": True, "oob": True})
+        )
 
     @classmethod
     def render_aborted(cls, reason: str) -> str:
-        return render_to_string(TEMPLATE + "#results", {"aborted": reason, "oob": True})
+        return render_to_string(TEMPLATE + "#results", {"aborted": reason, "oob": True}) + (
+            render_to_string(TEMPLATE + "#clock", {"over": True, "oob": True})
+        )

@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_tetriwar_game import log_in
+from tests.personas import ref
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 15_000
+OPTIONS = {"move_seconds": 60, "target_score": None, "move_limit": 8}
+
+
+@pytest.fixture
+def viertris_url(live_server_url, host, opponent, outsider):
+    from lobby import services
+
+    table = services.table_create(player=ref(host), game="viertris", options=OPTIONS, seats_total=2)
+    return f"{live_server_url}{table.get_absolute_url()}"
+
+
+def test_a_short_game_between_two_players_with_a_spectator(live_server_url, viertris_url, browser, screenshot):
+    pages = {}
+    for name in ("hostess", "opponent", "outsider"):
+        page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+        page.set_default_timeout(TIMEOUT)
+        log_in(page, live_server_url, name)
+        page.goto(viertris_url)
+        pages[name] = page
+    p1, p2, watcher = pages["hostess"], pages["opponent"], pages["outsider"]
+    p2.locator("#seat-2").get_by_role("button", name="Sit here").click()
+    for page in (p1, p2):
+        page.get_by_role("button", name="I'm ready").click()
+        expect(page.locator(".seat.mine .ready-mark")).to_be_visible()
+    p1.get_by_role("button", name="Start the game").click()
+    for page in (p1, p2, watcher):
+        expect(page.locator("#clock")).to_contain_text("hostess to move")
+
+    # Eight moves: the host with the mouse, the opponent with the keyboard.
+    for move in range(8):
+        if move % 2 == 0:
+            p1.get_by_role("button", name=f"Drop in column {1 + move // 2}").click()
+        else:
+            p2.keyboard.press("ArrowLeft")
+            p2.keyboard.press("Enter")
+        expect(watcher.locator("#vt-log li")).to_have_count(move + 1)
+    expect(watcher.locator("#vt-board .vt-final .vc.p1")).to_have_count(4)
+    expect(watcher.locator("#vt-board .vt-final .vc.p2")).to_have_count(4)
+    for page in (p1, p2, watcher):
+        expect(page.locator("#results-title")).to_have_text("Results")
+    expect(watcher.locator("#results")).to_contain_text(re.compile("hostess"))
+    expect(watcher.locator("#clock")).to_have_text("Game over")
+    screenshot(watcher, "viertris-finished-spectator")
