@@ -1,12 +1,22 @@
 """Live latency and fan-out: bot-driven TetriWar tables against a real server.
 
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
+                         [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
 
-Starts one Daphne process on the embedded default (SQLite in a temporary file, the
-in-memory channel layer, the table host inside Daphne), opens N tables of 4 players
-and 1 spectator, each a real WebSocket over loopback, starts every game through the
-site's own start button, and lets a bot play each seat at human pace (R keys a second
-per player, exponential gaps, default 5) for S seconds.
+Embedded (the default): starts one Daphne process (SQLite in a temporary file, the
+in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
+scratch PostgreSQL database (``tetriwar_bench_<random>`` as postgres@127.0.0.1:5432,
+dropped at the end), uses a Redis database of its own (``--redis-db``, flushed before
+and after), and starts two Daphne processes and W ``manage.py runworker game-host-…``
+workers (K shards, ``GAME_HOST_SHARDS``, split over the workers; default one of each),
+all on the same environment; it waits for every shard's heartbeat before playing.
+
+It opens N tables of 4 players and 1 spectator, each a real WebSocket over loopback
+(in scale-out, the sockets of one table alternate between the two Daphnes), starts
+every game through the site's own start button, and lets a bot play each seat at human
+pace (R keys a second per player, exponential gaps, default 5) for S seconds. Games last
+M minutes (default 15); with ``--cycle`` a table whose game ends (the results arrive)
+plays again: every player marks ready and the host presses start, over HTTP.
 
 The bots are the TetriWar computer player (``games/tetriwar/ai.py``, level L, default
 medium) on the client side: each player keeps a mirror of its own board (20 visible
@@ -18,37 +28,50 @@ or field it sees is not what the plan expects (gravity, bombs, a new piece). Now
 then it presses Enter while its bomb store is not empty.
 
 Prints ``name: value`` lines; ``lines_cleared_total`` adds up every player's final
-Lines count (from its ``score-{seat}`` fragment). Latency is measured from an intent
-sent to the sender's own fragment received: every intent carries a sequence number
-and the host acknowledges it in the version comment of the broadcast it causes
-(``<!--v12 a3:41 a1:7-->``). ``bytes_per_update_median`` is the size of the broadcasts
-one spectator receives. The last lines are ``tables``, ``p50_ms``, ``p99_ms`` and
-``bytes_per_update_median``.
+Lines count (from its ``score-{seat}`` fragment), over every game. Latency is measured
+from an intent sent to the sender's own fragment received: every intent carries a
+sequence number and the host acknowledges it in the version comment of the broadcast it
+causes (``<!--v12 a3:41 a1:7-->``). ``bytes_per_update_median`` is the size of the
+broadcasts one spectator receives. Server cost is measured over the play window (from
+every table's game running to the end of play), summed over every server process
+(Daphnes and workers) from ``/proc``: ``server_cpu_s_per_table_minute`` is user+system
+CPU seconds per table per minute of play, ``server_rss_mb_per_table`` the resident
+memory at the end of the window above a baseline taken once the servers were up (and
+had answered one page each) and before any client connected, per table. The last lines
+are ``tables``, ``p50_ms``, ``p99_ms``, ``bytes_per_update_median``,
+``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
-import os
-import random
-import re
-import shutil
-import socket
-import statistics
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.parse
-import urllib.request
-from functools import lru_cache
-from http.cookiejar import CookieJar
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Python puts this script's directory first on the path, and bench/ holds scripts named
+# like standard modules (bench/http.py would shadow http): import from the root instead.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import secrets  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+import urllib.parse  # noqa: E402
+import urllib.request  # noqa: E402
+from functools import lru_cache  # noqa: E402
+from http.cookiejar import CookieJar  # noqa: E402
 
 from games.tetriwar.ai import TetriWarAI, step  # noqa: E402
 from games.tetriwar.constants import HIDDEN_ROWS  # noqa: E402
@@ -67,6 +90,8 @@ REVERSED = 1e9  # ``Player.control_until`` while ← and → are swapped (any ti
 
 # The markup of games/tetriwar/render.py, for one seat (a bot reads only its own).
 CELL = re.compile(r"<i([^>]*)></i>")
+RESULTS = 'id="results-title"'  # in the fragment of a game's end (results or aborted)
+RESULTS_TITLE = re.compile(r'<h2 id="results-title">([^<]*)</h2>')
 
 
 def _seat_patterns(seat: int) -> dict[str, re.Pattern]:
@@ -109,6 +134,8 @@ class Bot:
         self.store = False
         self.reversed = False
         self.lines = 0
+        self.lines_banked = 0  # the Lines of this seat's finished games (--cycle)
+        self.playing = False  # between the game's start and its results
         self.plan: list[str] = []  # key names for the current piece
         self.expected: list[tuple] = []  # the piece before each key of the plan
         self.plan_for: tuple[int, int] = (-1, -1)  # (piece_no, field_version) it was made on
@@ -145,10 +172,17 @@ class Bot:
         m = rx["score"].search(message)
         if m is not None:
             self.lines = int(m.group(1))
+        if RESULTS in message:  # the game is over: keep its lines, wait for the next
+            self.lines_banked += self.lines
+            self.lines = 0
+            self.piece = None
+            self.playing = False
+        elif "data-remaining-ms" in message:
+            self.playing = True
 
     def key(self) -> dict | None:
         """The next frame to send, or None when there is nothing to press."""
-        if self.piece is None:
+        if self.piece is None or not self.playing:
             return None
         if self.store and self.rng.random() < ENTER_CHANCE:
             return {"intent": "bomb"}
@@ -198,26 +232,40 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def server_env(db_path: str, port: int) -> dict[str, str]:
+PG = "postgresql://postgres@127.0.0.1:5432"
+
+
+def server_env(
+    tmp: str, *, database_url: str = "", redis_url: str = "", shards: int = 1
+) -> dict[str, str]:
+    """The environment of every server process (and of the bench's own Django): SQLite
+    in ``tmp`` unless ``database_url``; the in-memory channel layer unless ``redis_url``."""
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
-        SQLITE_NAME=db_path,
-        STATIC_ROOT=os.path.join(os.path.dirname(db_path), "static"),
+        SQLITE_NAME=os.path.join(tmp, "bench.sqlite3"),
+        STATIC_ROOT=os.path.join(tmp, "static"),
         DEBUG="false",
         SECRET_KEY="bench-" + "x" * 60,
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="false",
         LOG_LEVEL="WARNING",
+        GAME_HOST_SHARDS=str(shards),
     )
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
+    for name, value in (("DATABASE_URL", database_url), ("REDIS_URL", redis_url)):
+        if value:
+            env[name] = value
+        else:
+            env.pop(name, None)
     return env
 
 
-def prepare(tables: int, db_path: str, port: int) -> list[dict]:
-    """Users, sessions and ready tables, written before the server starts."""
-    os.environ.update(server_env(db_path, port))
+def prepare(tables: int, env: dict[str, str]) -> list[dict]:
+    """Users, sessions and ready tables, written before the servers start."""
+    os.environ.update(env)
+    for name in ("DATABASE_URL", "REDIS_URL"):  # settings read these at django.setup()
+        if name not in env:
+            os.environ.pop(name, None)
     import django
 
     django.setup()
@@ -256,20 +304,224 @@ def prepare(tables: int, db_path: str, port: int) -> list[dict]:
     return setups
 
 
-def start_table(base: str, table_id: int, cookie: str) -> None:
-    """Press the host's start button, as the browser does (with its CSRF token)."""
+# --- the servers ----------------------------------------------------------------------
+
+def _die_with_parent() -> None:
+    """In a server process before exec: get SIGTERM if the bench dies (Linux)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+class Servers:
+    """The server processes (Daphnes and workers): started, measured, always stopped."""
+
+    def __init__(self, tmp: str) -> None:
+        self.tmp = tmp
+        self.procs: list[tuple[str, subprocess.Popen, object]] = []
+
+    def start(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
+        log = open(os.path.join(self.tmp, f"{name}.log"), "w")
+        proc = subprocess.Popen(
+            [sys.executable, *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+        )
+        self.procs.append((name, proc, log))
+        return proc
+
+    def daphne(self, name: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+        return self.start(name, ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env)
+
+    def check(self) -> None:
+        for name, proc, _log in self.procs:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server process {name} exited with {proc.returncode}")
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _proc, _log in self.procs]
+
+    @property
+    def pids(self) -> list[int]:
+        return [proc.pid for _name, proc, _log in self.procs]
+
+    def stop(self) -> None:
+        for _name, proc, _log in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        deadline = time.monotonic() + 5
+        for _name, proc, _log in self.procs:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for _name, _proc, log in self.procs:
+            log.close()
+
+    def dump_logs(self) -> None:
+        for name, _proc, log in self.procs:
+            log.flush()
+            with open(log.name) as f:
+                lines = [line for line in f if "WSCONNECT" not in line and "WSDISCONNECT" not in line]
+            sys.stderr.write(f"--- {name} log (last lines) ---\n" + "".join(lines)[-4000:])
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of(pid: int) -> float:
+    """User + system CPU of a process (all its threads), from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14 and 15)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    return sum(cpu_of(pid) for pid in pids)
+
+
+def rss_mb(pids: list[int]) -> float:
+    """Resident memory of these processes (VmRSS of /proc/<pid>/status), in MB."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as f:
+            total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return total / 1024
+
+
+def wait_for_port(port: int, servers: Servers, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        servers.check()
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"no server on port {port} after {seconds:.0f} s")
+
+
+def wait_for_heartbeats(shards: int, since, servers: Servers, seconds: float = 60) -> None:
+    """Until every shard's worker has beaten since ``since`` (it listens by then)."""
+    from django.db import close_old_connections
+
+    from games.models import HostHeartbeat
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        servers.check()
+        close_old_connections()
+        if HostHeartbeat.objects.filter(shard__in=range(shards), beat_at__gte=since).count() == shards:
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"the workers' heartbeats did not appear within {seconds:.0f} s")
+
+
+def warm_up(base: str) -> None:
+    """One page from a fresh server, so its baseline memory holds Django's first request."""
+    try:
+        urllib.request.urlopen(f"{base}/", timeout=10).read()
+    except OSError:
+        pass
+
+
+class ScratchDatabase:
+    """A PostgreSQL database of this run's own, dropped (WITH (FORCE)) at the end."""
+
+    def __init__(self) -> None:
+        self.name = f"tetriwar_bench_{secrets.token_hex(4)}"
+        self.created = False
+
+    @property
+    def url(self) -> str:
+        return f"{PG}/{self.name}"
+
+    def create(self) -> None:
+        import psycopg
+
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+        self.created = True
+
+    def drop(self) -> None:
+        if not self.created:
+            return
+        import psycopg
+
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:
+            pass
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        self.created = False
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+# --- HTTP, as the browser does it ---------------------------------------------------
+
+_csrf: dict[tuple[str, str], str] = {}  # (base, session cookie) -> csrftoken
+_csrf_lock = threading.Lock()
+
+
+def _csrf_token(opener, jar: CookieJar, base: str, table_id: int, cookie: str) -> str:
+    with _csrf_lock:
+        token = _csrf.get((base, cookie))
+    if token is None:
+        opener.open(f"{base}/lobby/table/{table_id}/").read()
+        token = next(c.value for c in jar if c.name == "csrftoken")
+        with _csrf_lock:
+            _csrf[(base, cookie)] = token
+    return token
+
+
+def post(base: str, table_id: int, action: str, cookie: str, data: dict[str, str] | None = None) -> str | None:
+    """Press one of the table page's buttons (start, ready …) with its CSRF token, as
+    htmx does. Returns the error the page shows, or None."""
     jar = CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     opener.addheaders = [("Cookie", cookie)]
-    opener.open(f"{base}/lobby/table/{table_id}/").read()
-    token = next(c.value for c in jar if c.name == "csrftoken")
+    token = _csrf_token(opener, jar, base, table_id, cookie)
     request = urllib.request.Request(
-        f"{base}/lobby/table/{table_id}/start/",
-        data=urllib.parse.urlencode({"csrfmiddlewaretoken": token}).encode(),
+        f"{base}/lobby/table/{table_id}/{action}/",
+        data=urllib.parse.urlencode({"csrfmiddlewaretoken": token, **(data or {})}).encode(),
         headers={"Cookie": f"{cookie}; csrftoken={token}", "Origin": base, "HX-Request": "true"},
     )
-    opener.open(request).read()
+    html = opener.open(request, timeout=30).read().decode()
+    m = re.search(r'<p class="message error" role="alert">([^<]*)</p>', html)
+    return m.group(1) if m else None
 
+
+def start_table(base: str, table_id: int, cookie: str) -> str | None:
+    """Press the host's start button, as the browser does (with its CSRF token)."""
+    return post(base, table_id, "start", cookie)
+
+
+def restart_table(base: str, table_id: int, cookies: list[str]) -> str | None:
+    """After a game: every player marks ready, then the host presses start."""
+    for cookie in cookies[:4]:
+        error = post(base, table_id, "ready", cookie, {"ready": "1"})
+        if error:
+            return error
+    return start_table(base, table_id, cookies[0])
+
+
+# --- the clients ----------------------------------------------------------------------
 
 class Stats:
     def __init__(self) -> None:
@@ -278,6 +530,16 @@ class Stats:
         self.sent = 0
         self.errors = 0
         self.bots: list[Bot] = []
+        self.games_started = 0
+        self.games_finished = 0
+        self.games_aborted = 0
+        self.start_errors: list[str] = []
+        self.window_s = 0.0
+        self.cpu_s = 0.0
+        self.cpu_by_process: list[float] = []
+        self.client_cpu_s = 0.0
+        self.rss_end_mb = 0.0
+        self.tables_running_at_window = 0
 
 
 async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rng: random.Random, started: asyncio.Event):
@@ -295,9 +557,9 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rn
                     if "ws-error" in message:
                         stats.errors += 1
                     continue
-                if "data-remaining-ms" in message:
-                    started.set()
                 bot.read(message)
+                if bot.playing:
+                    started.set()
                 received = time.perf_counter()
                 for acked_seat, acked_seq in ACK.findall(head.group(2)):
                     if int(acked_seat) == seat:
@@ -309,7 +571,10 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rn
 
         seq = 0
         reader = asyncio.create_task(read())
-        await started.wait()
+        try:
+            await asyncio.wait_for(started.wait(), timeout=max(0.01, until - time.perf_counter()))
+        except TimeoutError:
+            pass
         while time.perf_counter() < until:
             await asyncio.sleep(rng.expovariate(rate))
             if not acked.is_set():  # look at the board only once the last key shows on it
@@ -317,7 +582,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rn
                     await asyncio.wait_for(acked.wait(), timeout=ACK_WAIT)
                 except TimeoutError:
                     pass
-            frame = bot.key()
+            frame = bot.key()  # None too between a game's results and the next game
             if frame is None:
                 continue
             seq += 1
@@ -329,7 +594,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rn
         reader.cancel()
 
 
-async def spectator(ws_url, cookie, origin, until, stats: Stats):
+async def spectator(ws_url, cookie, origin, until, stats: Stats, on_results=None):
     import websockets
 
     async with websockets.connect(ws_url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None) as ws:
@@ -340,39 +605,97 @@ async def spectator(ws_url, cookie, origin, until, stats: Stats):
                 break
             if HEAD.match(message) and 'id="game"' not in message:
                 stats.update_bytes.append(len(message.encode()))
+            if RESULTS in message and HEAD.match(message):
+                m = RESULTS_TITLE.search(message)
+                if m is not None and m.group(1) == "Game aborted":
+                    stats.games_aborted += 1
+                else:
+                    stats.games_finished += 1
+                if on_results is not None:
+                    on_results()
 
 
-async def drive(setups, port, seconds, rate, seed, level) -> Stats:
-    base = f"http://127.0.0.1:{port}"
-    origin = base
+async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int]) -> Stats:
+    """Connect every client (a table's sockets alternate between the servers), start
+    every game, play until the end, and measure the servers over the play window."""
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
     stats = Stats()
     rng = random.Random(seed)
     tasks = []
     starts = []
+    restarts: set[asyncio.Task] = set()
+    loop = asyncio.get_running_loop()
     t_connect = time.perf_counter()
     until = t_connect + 3 + 3.5 + seconds  # connections, the 3 s countdown, then play
-    for setup in setups:
-        url = f"ws://127.0.0.1:{port}/ws/table/{setup['table']}/"
+
+    async def restart(base: str, setup: dict) -> None:
+        error = await loop.run_in_executor(None, restart_table, base, setup["table"], setup["cookies"])
+        if error:
+            stats.start_errors.append(f"table {setup['table']}: {error}")
+        else:
+            stats.games_started += 1
+
+    def on_results(base: str, setup: dict):
+        def results() -> None:
+            if time.perf_counter() < until - 1:
+                task = asyncio.create_task(restart(base, setup))
+                restarts.add(task)
+                task.add_done_callback(restarts.discard)
+        return results
+
+    for t, setup in enumerate(setups):
         started = asyncio.Event()
         starts.append(started)
+        # socket i of table t on server (t + i) % n: one table's players on every server
+        urls = [f"ws://127.0.0.1:{ports[(t + i) % len(ports)]}/ws/table/{setup['table']}/" for i in range(5)]
+        origins = [bases[(t + i) % len(ports)] for i in range(5)]
         for seat in SEATS:
             bot = Bot(seat, level, random.Random(rng.random()))
             stats.bots.append(bot)
             tasks.append(asyncio.create_task(player(
-                url, setup["cookies"][seat - 1], origin, bot, rate, until, stats,
+                urls[seat - 1], setup["cookies"][seat - 1], origins[seat - 1], bot, rate, until, stats,
                 random.Random(rng.random()), started)))
-        tasks.append(asyncio.create_task(spectator(url, setup["cookies"][4], origin, until, stats)))
+        tasks.append(asyncio.create_task(spectator(
+            urls[4], setup["cookies"][4], origins[4], until, stats,
+            on_results(bases[t % len(bases)], setup) if cycle else None)))
+
+    async def measure() -> None:
+        """The play window: from every game running (or 20 s after the last start) to the end."""
+        try:
+            await asyncio.wait_for(asyncio.gather(*(s.wait() for s in starts)), timeout=20)
+        except TimeoutError:
+            pass
+        stats.tables_running_at_window = sum(s.is_set() for s in starts)
+        t0, each0, client0 = time.perf_counter(), [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
+        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+        stats.window_s = time.perf_counter() - t0
+        stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
+        stats.cpu_s = sum(stats.cpu_by_process)
+        stats.client_cpu_s = cpu_of(os.getpid()) - client0
+        stats.rss_end_mb = rss_mb(pids)
+
     await asyncio.sleep(2)  # let every socket connect
-    loop = asyncio.get_running_loop()
-    for setup in setups:
-        await loop.run_in_executor(None, start_table, base, setup["table"], setup["cookies"][0])
+    for t, setup in enumerate(setups):
+        error = await loop.run_in_executor(None, start_table, bases[t % len(bases)], setup["table"], setup["cookies"][0])
+        if error:
+            stats.start_errors.append(f"table {setup['table']}: {error}")
+        else:
+            stats.games_started += 1
+    tasks.append(asyncio.create_task(measure()))
     await asyncio.gather(*tasks, return_exceptions=False)
+    for task in list(restarts):  # a restart pressed just before the end
+        task.cancel()
+    await asyncio.gather(*restarts, return_exceptions=True)
     return stats
 
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _terminated(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # run the cleanup (servers, scratch database) on SIGTERM
 
 
 def main() -> None:
@@ -383,60 +706,113 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-level", choices=("easy", "medium", "hard"), default="medium",
                         help="strength of the TetriWar AI playing every seat")
-    parser.add_argument("--keep", action="store_true", help="keep the server's database and log")
+    parser.add_argument("--minutes", type=int, default=15, help="length of every game (the table option)")
+    parser.add_argument("--cycle", action="store_true",
+                        help="when a table's game ends, its players mark ready and its host starts the next")
+    parser.add_argument("--scale-out", action="store_true",
+                        help="PostgreSQL + Redis, two Daphne processes and runworker table hosts")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="GAME_HOST_SHARDS (default 1, or --workers in scale-out)")
+    parser.add_argument("--workers", type=int, default=1, help="scale-out: workers sharing the shards")
+    parser.add_argument("--redis-db", type=int, default=7, help="scale-out: the Redis database (flushed)")
+    parser.add_argument("--keep", action="store_true", help="keep the server's database (SQLite) and logs")
     args = parser.parse_args()
+    shards = args.shards or (args.workers if args.scale_out else 1)
+    if args.workers < 1 or shards < 1:
+        parser.error("--shards and --workers must be at least 1")
+    if args.scale_out and args.workers > shards:
+        parser.error(f"--workers {args.workers} needs at least as many shards (--shards {shards})")
+    OPTIONS["minutes"] = args.minutes
 
+    signal.signal(signal.SIGTERM, _terminated)
     tmp = tempfile.mkdtemp(prefix="tetriwar-bench-")
-    db_path = os.path.join(tmp, "bench.sqlite3")
-    port = free_port()
-    setups = prepare(args.tables, db_path, port)
-    server_log = open(os.path.join(tmp, "server.log"), "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=server_env(db_path, port), stdout=server_log, stderr=subprocess.STDOUT,
-    )
+    servers = Servers(tmp)
+    scratch = ScratchDatabase() if args.scale_out else None
+    redis_url = f"redis://127.0.0.1:6379/{args.redis_db}" if args.scale_out else ""
     try:
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        stats = asyncio.run(drive(setups, port, args.seconds, args.rate, args.seed, args.bot_level))
+        if args.scale_out:
+            scratch.create()
+            flush_redis(redis_url)
+        env = server_env(tmp, database_url=scratch.url if scratch else "", redis_url=redis_url, shards=shards)
+        setups = prepare(args.tables, env)
+        ports = [free_port() for _ in range(2 if args.scale_out else 1)]
+        for n, port in enumerate(ports, 1):
+            servers.daphne(f"daphne{n}", port, env)
+        if args.scale_out:
+            from django.utils import timezone
+
+            since = timezone.now()
+            for w in range(args.workers):
+                channels = [f"game-host-{s}" for s in range(shards) if s % args.workers == w]
+                servers.start(f"worker{w + 1}", ["manage.py", "runworker", *channels], env)
+        for port in ports:
+            wait_for_port(port, servers)
+        if args.scale_out:
+            wait_for_heartbeats(shards, since, servers)
+        for port in ports:
+            warm_up(f"http://127.0.0.1:{port}")
+        rss_base = rss_mb(servers.pids)
+        stats = asyncio.run(drive(
+            setups, ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids
+        ))
+        servers.check()
     except BaseException:
-        server_log.flush()
-        with open(server_log.name) as log:
-            sys.stderr.write("--- server log (last lines) ---\n" + "".join(line for line in log.readlines() if "WSCONNECT" not in line and "WSDISCONNECT" not in line)[-6000:])
+        servers.dump_logs()
         raise
     finally:
-        server.terminate()
+        servers.stop()
         try:
-            server.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        server_log.close()
-        if args.keep:
-            print(f"kept: {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if scratch is not None:
+                scratch.drop()
+            if redis_url:
+                flush_redis(redis_url)
+        finally:
+            if args.keep:
+                print(f"kept: {tmp}", file=sys.stderr)
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)
 
+    print(f"mode: {'scale-out' if args.scale_out else 'embedded'}")
+    print(f"server_processes: {len(servers.pids)}")
+    if args.scale_out:
+        print(f"shards: {shards}")
+        print(f"workers: {args.workers}")
     print(f"seconds: {args.seconds}")
+    print(f"minutes_per_game: {args.minutes}")
     print(f"players: {args.tables * 4}")
     print(f"spectators: {args.tables}")
     print(f"intents_sent: {stats.sent}")
     print(f"intents_acknowledged: {len(stats.latencies)}")
     print(f"error_replies: {stats.errors}")
     print(f"updates_seen_by_spectators: {len(stats.update_bytes)}")
-    print(f"lines_cleared_total: {sum(bot.lines for bot in stats.bots)}")
+    print(f"lines_cleared_total: {sum(bot.lines + bot.lines_banked for bot in stats.bots)}")
+    print(f"games_started: {stats.games_started}")
+    if args.cycle:
+        print(f"games_finished: {stats.games_finished}")
+        print(f"games_aborted: {stats.games_aborted}")
+    if stats.start_errors:
+        print(f"start_errors: {len(stats.start_errors)} ({stats.start_errors[0]})")
+    print(f"tables_running_at_window_start: {stats.tables_running_at_window}")
+    print(f"window_s: {stats.window_s:.1f}")
+    print(f"server_cpu_s: {stats.cpu_s:.2f}")
+    print("server_cpu_s_by_process: " + " ".join(
+        f"{name}={cpu:.2f}" for name, cpu in zip(servers.names, stats.cpu_by_process, strict=False)))
+    print(f"client_cpu_s: {stats.client_cpu_s:.2f}")
+    print(f"server_rss_mb_baseline: {rss_base:.1f}")
+    print(f"server_rss_mb_end: {stats.rss_end_mb:.1f}")
     print(f"tables: {args.tables}")
-    if not stats.latencies:
-        print("p50_ms: nan\np99_ms: nan\nbytes_per_update_median: nan")
-        return
-    print(f"p50_ms: {percentile(stats.latencies, 0.50):.2f}")
-    print(f"p99_ms: {percentile(stats.latencies, 0.99):.2f}")
-    print(f"bytes_per_update_median: {statistics.median(stats.update_bytes):.0f}")
+    if stats.latencies:
+        print(f"p50_ms: {percentile(stats.latencies, 0.50):.2f}")
+        print(f"p99_ms: {percentile(stats.latencies, 0.99):.2f}")
+    else:
+        print("p50_ms: nan\np99_ms: nan")
+    print(f"bytes_per_update_median: {statistics.median(stats.update_bytes):.0f}" if stats.update_bytes
+          else "bytes_per_update_median: nan")
+    if stats.window_s > 0 and args.tables:
+        print(f"server_cpu_s_per_table_minute: {stats.cpu_s / (args.tables * stats.window_s / 60):.3f}")
+    else:
+        print("server_cpu_s_per_table_minute: nan")
+    print(f"server_rss_mb_per_table: {(stats.rss_end_mb - rss_base) / args.tables:.2f}")
 
 
 if __name__ == "__main__":
