@@ -64,8 +64,8 @@
       startAt = performance.now() + Number(countdown.dataset.countdownMs);
       delete countdown.dataset.countdownMs;
       endAt = null;
-    } else if (clock.textContent.trim() === "Time!") {
-      endAt = startAt = null;
+    } else if (clock.dataset.stopped !== undefined) {
+      endAt = startAt = null; // the game is over: the server's text stays
     }
     if (!ticking) ticking = setInterval(tick, 100);
     tick();

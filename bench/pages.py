@@ -1,6 +1,6 @@
 """HTTP throughput and latency of the lobby and table pages against a real server.
 
-    python bench/http.py [--seconds S] [--concurrency C] [--tables N] [--warmup W] [--seed S]
+    python bench/pages.py [--seconds S] [--concurrency C] [--tables N] [--warmup W] [--seed S]
 
 Starts one Daphne process on the embedded default (SQLite in a temporary file, the
 in-memory channel layer, DEBUG off, static files collected into a temporary
@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Run as ``python bench/http.py`` the script's folder comes first on sys.path, where
+# Run as ``python bench/pages.py`` the script's folder comes first on sys.path, where
 # this very file would shadow the standard library's ``http`` package: drop it.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
