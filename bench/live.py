@@ -48,9 +48,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Python puts this script's directory first on the path, and bench/ holds scripts named
-# like standard modules (bench/http.py would shadow http): import from the root instead.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402

@@ -34,9 +34,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Run as ``python bench/pages.py`` the script's folder comes first on sys.path, where
-# this very file would shadow the standard library's ``http`` package: drop it.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
