@@ -117,17 +117,13 @@ EMBEDDED_CHANNEL_LAYER = {
     "CONFIG": {"channel_capacity": {"game-host-*": 20000}},
 }
 if REDIS_URL:
+    # Redis pub/sub: a group message is published once and each process fans it out
+    # to its own sockets (the list-based layer wrote one message per socket, read
+    # back one at a time: far too slow for game updates).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, the same as
-                # channels_redis's blocking pop: give reads room beyond it.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                "capacity": 1000,
-                "expiry": 30,
-                "channel_capacity": {"game-host-*": 20000},
-            },
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
 else:
