@@ -7,8 +7,13 @@ an engine intent, and which HTML fragments show what changed.
 
 from __future__ import annotations
 
+import random
 from importlib import import_module
 from typing import Any, Protocol
+
+from django.template.loader import render_to_string
+
+from games.core.protocol import IllegalIntent
 
 
 class LiveGame(Protocol):
@@ -44,3 +49,128 @@ def live_game_class(kind: str) -> type[LiveGame]:
 
 def live_game_for(setup: dict[str, Any]) -> LiveGame:
     return live_game_class(setup["kind"])(setup)
+
+
+class LiveGameBase:
+    """What every game's live wrapper shares: the setup, the engine's life cycle,
+    bots seeded from the game, the outcome the services record, and the results.
+
+    A game sets ``Game``, ``Options``, ``Intent``, ``TEMPLATE`` (its partials, with
+    ``results`` and ``clock``) and ``make_bot``, and renders its own boards."""
+
+    Game: Any
+    Options: Any
+    Intent: Any
+    TEMPLATE: str
+
+    def __init__(self, setup: dict[str, Any]) -> None:
+        self.setup = setup
+        self.options = self.Options.from_dict(setup["options"])
+        self.seed = setup["seed"]
+        self.players = {p["seat"]: p for p in setup["players"]}
+        self.seats = sorted(self.players)
+        self.game: Any = None
+        self.start = 0.0
+        # Computer players, each with its own random stream from the game's seed,
+        # so a game with bots is as reproducible as one without.
+        self.bots = {
+            p["seat"]: self.make_bot(p["bot"], random.Random(f"{self.seed}:bot:{p['seat']}"))
+            for p in setup["players"]
+            if p.get("bot")
+        }
+        self.bot_seats = sorted(self.bots)
+
+    def make_bot(self, level: str, rng: random.Random) -> Any:
+        raise NotImplementedError
+
+    def name(self, seat: int) -> str:
+        info = self.players[seat]
+        return info["name"] + (" (guest)" if info.get("is_guest") else "")
+
+    # --- the engine -----------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.finished
+
+    def begin(self, now: float) -> None:
+        self.start = now
+        self.game = self.Game(self.options, self.seed, self.seats, now)
+
+    def apply(self, seat: int, frame: dict[str, Any], now: float) -> list[Any]:
+        assert self.game is not None
+        return self.game.apply(seat, self.Intent.from_wire(frame), now)
+
+    def advance(self, now: float) -> list[Any]:
+        return self.game.advance(now) if self.game else []
+
+    def forfeit(self, seat: int, now: float) -> list[Any]:
+        if self.game is None:
+            raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
+        return self.game.forfeit(seat, now)
+
+    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
+        """Let a bot press its next key, through the same engine call as a person's."""
+        game = self.game
+        if game is None or game.finished or self.has_left(seat):
+            return [], 1.0
+        events = self.advance(now)  # the bot looks at the board as it is now
+        delay, intent = self.bots[seat].next_action(game, seat, now)
+        if intent is not None:
+            try:
+                events.extend(game.apply(seat, intent, now))
+            except IllegalIntent:
+                pass  # a bot's mistake is never a player's problem
+        return events, delay
+
+    def has_left(self, seat: int) -> bool:
+        raise NotImplementedError
+
+    def next_deadline(self) -> float | None:
+        return self.game.next_deadline() if self.game else None
+
+    def player_stats(self, seat: int) -> dict[str, int]:
+        """Score, lines and eliminations of a seat, as Participation stores them."""
+        raise NotImplementedError
+
+    def outcome(self) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        return {
+            "standings": [
+                {
+                    "place": s.place, "seats": list(s.seats), "score": s.score,
+                    "lines": getattr(s, "lines", 0), "eliminations": getattr(s, "eliminations", 0),
+                    "shared": s.shared, "forfeited": s.forfeited,
+                }
+                for s in game.results()
+            ],
+            "players": {str(seat): self.player_stats(seat) for seat in self.seats},
+            "log": [[round(t - self.start, 4), seat, text] for t, seat, text in game.log],
+            "end": round(game.now - self.start, 4),
+        }
+
+    # --- the end --------------------------------------------------------------------
+    def results_context(self) -> dict[str, Any]:
+        return {}
+
+    def render_results(self, game_row: Any) -> str:
+        by_seat = {p.seat: p for p in game_row.participations.all()} if game_row is not None else {}
+        rows = []
+        for standing in self.outcome()["standings"]:
+            parts = [by_seat[seat] for seat in standing["seats"] if seat in by_seat]
+            rows.append({
+                **standing,
+                "names": " + ".join(self.name(seat) for seat in standing["seats"]),
+                "points": sum(p.points for p in parts),
+                "chips": sum(p.chips_delta for p in parts),
+            })
+        context = {"rows": rows, "game": game_row, "oob": True, **self.results_context()}
+        return render_to_string(self.TEMPLATE + "#results", context) + self._clock_over()
+
+    @classmethod
+    def render_aborted(cls, reason: str) -> str:
+        return render_to_string(cls.TEMPLATE + "#results", {"aborted": reason, "oob": True}) + cls._clock_over()
+
+    @classmethod
+    def _clock_over(cls) -> str:
+        return render_to_string(cls.TEMPLATE + "#clock", {"over": True, "oob": True})

@@ -7,91 +7,26 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from games.core.protocol import IllegalIntent
+from games.live import LiveGameBase
 from games.tetriwar import render
 from games.tetriwar.ai import TetriWarAI
 from games.tetriwar.constants import HIDDEN_ROWS, PAIRS
 from games.tetriwar.engine import Game, Intent, Options
 
 
-class TetriWarLive:
-    def __init__(self, setup: dict[str, Any]) -> None:
-        self.setup = setup
-        self.options = Options.from_dict(setup["options"])
-        self.seed = setup["seed"]
-        self.players = {p["seat"]: p for p in setup["players"]}
-        self.seats = sorted(self.players)
-        self.game: Game | None = None
-        self.start = 0.0
-        # Computer players: each with its own random stream from the game's seed,
-        # so a game with bots is as reproducible as one without.
-        self.bots = {
-            p["seat"]: TetriWarAI(p["bot"], random.Random(f"{self.seed}:bot:{p['seat']}"))
-            for p in setup["players"]
-            if p.get("bot")
-        }
-        self.bot_seats = sorted(self.bots)
+class TetriWarLive(LiveGameBase):
+    Game, Options, Intent = Game, Options, Intent
+    TEMPLATE = "games/tetriwar/partials.html"
 
-    # --- the engine -----------------------------------------------------------------
-    @property
-    def finished(self) -> bool:
-        return self.game is not None and self.game.finished
-
-    def begin(self, now: float) -> None:
-        self.start = now
-        self.game = Game(self.options, self.seed, self.seats, now)
-
-    def apply(self, seat: int, frame: dict[str, Any], now: float) -> list[Any]:
-        assert self.game is not None
-        intent = Intent.from_wire(frame)
-        return self.game.apply(seat, intent, now)
-
-    def advance(self, now: float) -> list[Any]:
-        return self.game.advance(now) if self.game else []
-
-    def forfeit(self, seat: int, now: float) -> list[Any]:
-        if self.game is None:
-            raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
-        return self.game.forfeit(seat, now)
-
-    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
-        """Let a bot press its next key, through the same engine call as a person's."""
-        game = self.game
-        if game is None or game.finished or game.players[seat].left:
-            return [], 1.0
-        events = game.advance(now)  # the bot looks at the board as it is now
-        delay, intent = self.bots[seat].next_action(game, seat, now)
-        if intent is not None:
-            try:
-                events.extend(game.apply(seat, intent, now))
-            except IllegalIntent:
-                pass  # a bot's mistake is never a player's problem
-        return events, delay
+    def make_bot(self, level: str, rng: random.Random) -> TetriWarAI:
+        return TetriWarAI(level, rng)
 
     def has_left(self, seat: int) -> bool:
         return self.game is not None and self.game.players[seat].left
 
-    def next_deadline(self) -> float | None:
-        return self.game.next_deadline() if self.game else None
-
-    def outcome(self) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
-        return {
-            "standings": [
-                {
-                    "place": s.place, "seats": list(s.seats), "score": s.score, "lines": s.lines,
-                    "eliminations": s.eliminations, "shared": s.shared, "forfeited": s.forfeited,
-                }
-                for s in game.results()
-            ],
-            "players": {
-                str(seat): {"score": p.score, "lines": p.lines, "eliminations": p.eliminations}
-                for seat, p in game.players.items()
-            },
-            "log": [[round(t - self.start, 4), seat, text] for t, seat, text in game.log],
-            "end": round(game.now - self.start, 4),
-        }
+    def player_stats(self, seat: int) -> dict[str, int]:
+        p = self.game.players[seat]
+        return {"score": p.score, "lines": p.lines, "eliminations": p.eliminations}
 
     # --- rendering ------------------------------------------------------------------
     def _piece_fragments(self, seat: int) -> str:
@@ -147,9 +82,7 @@ class TetriWarLive:
         return "".join(parts)
 
     def _board_context(self, seat: int) -> dict[str, Any]:
-        info = self.players[seat]
-        name = info["name"] + (" (guest)" if info.get("is_guest") else "")
-        context: dict[str, Any] = {"seat": seat, "name": name}
+        context: dict[str, Any] = {"seat": seat, "name": self.name(seat)}
         if self.game is None:
             context.update(
                 rows="".join(render.row(seat, r, "." * 10, oob=False) for r in range(20)),
@@ -205,33 +138,5 @@ class TetriWarLive:
             },
         )
 
-    def render_results(self, game_row: Any) -> str:
-        standings = self.outcome()["standings"]
-        by_seat = {}
-        if game_row is not None:
-            by_seat = {p.seat: p for p in game_row.participations.all()}
-        rows = []
-        for s in standings:
-            names = [
-                self.players[seat]["name"] + (" (guest)" if self.players[seat].get("is_guest") else "")
-                for seat in s["seats"]
-            ]
-            parts = [by_seat[seat] for seat in s["seats"] if seat in by_seat]
-            rows.append(
-                {
-                    **s,
-                    "names": " + ".join(names),
-                    "points": sum(p.points for p in parts),
-                    "chips": sum(p.chips_delta for p in parts),
-                }
-            )
-        return render_to_string(
-            "games/tetriwar/partials.html#results",
-            {"rows": rows, "game": game_row, "pairs": self.options.pairs, "oob": True},
-        ) + render_to_string("games/tetriwar/partials.html#clock", {"over": True, "oob": True})
-
-    @classmethod
-    def render_aborted(cls, reason: str) -> str:
-        return render_to_string(
-            "games/tetriwar/partials.html#results", {"aborted": reason, "oob": True}
-        ) + render_to_string("games/tetriwar/partials.html#clock", {"over": True, "oob": True})
+    def results_context(self) -> dict[str, Any]:
+        return {"pairs": self.options.pairs}

@@ -14,7 +14,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from games.core.protocol import IllegalIntent
+from games.live import LiveGameBase
 from games.viertris import constants as C
 from games.viertris.bot import ViertrisBot
 from games.viertris.engine import Game, Intent, Options
@@ -36,97 +36,39 @@ def board_html(rows: list[str], *, marked: set = frozenset(), dropped=None) -> s
     return "".join(out)
 
 
-class ViertrisLive:
+class ViertrisLive(LiveGameBase):
+    Game, Options, Intent = Game, Options, Intent
+    TEMPLATE = TEMPLATE
+
     def __init__(self, setup: dict[str, Any]) -> None:
-        self.setup = setup
-        self.options = Options.from_dict(setup["options"])
-        self.seed = setup["seed"]
-        self.players = {p["seat"]: p for p in setup["players"]}
-        self.seats = sorted(self.players)
-        self.game: Game | None = None
-        self.start = 0.0
-        self.bots = {
-            p["seat"]: ViertrisBot(random.Random(f"{self.seed}:bot:{p['seat']}"))
-            for p in setup["players"]
-            if p.get("bot")
-        }
-        self.bot_seats = sorted(self.bots)
+        super().__init__(setup)
         self.log_lines: list[str] = []
-        self._before: list[str] | None = None
+        self._before: list[str] | None = None  # the board before the move being shown
+
+    def make_bot(self, level: str, rng: random.Random) -> ViertrisBot:
+        return ViertrisBot(rng)
 
     def name(self, seat: int) -> str:
         info = self.players[seat]
-        if info.get("bot"):
-            return info["name"]
-        return info["name"] + (" (guest)" if info.get("is_guest") else "")
-
-    # --- the engine -----------------------------------------------------------------
-    @property
-    def finished(self) -> bool:
-        return self.game is not None and self.game.finished
-
-    def begin(self, now: float) -> None:
-        self.start = now
-        self.game = Game(self.options, self.seed, self.seats, now)
+        return info["name"] if info.get("bot") else super().name(seat)
 
     def _remember(self) -> None:
         self._before = list(self.game.board()) if self.game else None
 
     def apply(self, seat: int, frame: dict[str, Any], now: float) -> list[Any]:
-        assert self.game is not None
-        intent = Intent.from_wire(frame)
         self._remember()
         events = self.game.advance(now)
-        return events + self.game.apply(seat, intent, now)
+        return events + super().apply(seat, frame, now)
 
     def advance(self, now: float) -> list[Any]:
-        if not self.game:
-            return []
         self._remember()
-        return self.game.advance(now)
-
-    def forfeit(self, seat: int, now: float) -> list[Any]:
-        if self.game is None:
-            raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
-        return self.game.forfeit(seat, now)
-
-    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
-        game = self.game
-        if game is None or game.finished:
-            return [], 1.0
-        self._remember()
-        events = game.advance(now)
-        delay, intent = self.bots[seat].next_action(game, seat, now)
-        if intent is not None:
-            try:
-                events.extend(game.apply(seat, intent, now))
-            except IllegalIntent:
-                pass
-        return events, delay
+        return super().advance(now)
 
     def has_left(self, seat: int) -> bool:
         return self.game is not None and seat in self.game.left
 
-    def next_deadline(self) -> float | None:
-        return self.game.next_deadline() if self.game else None
-
-    def outcome(self) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
-        return {
-            "standings": [
-                {
-                    "place": s.place, "seats": list(s.seats), "score": s.score, "lines": 0,
-                    "eliminations": 0, "shared": s.shared, "forfeited": s.forfeited,
-                }
-                for s in game.results()
-            ],
-            "players": {
-                str(seat): {"score": game.scores[seat], "lines": 0, "eliminations": 0} for seat in self.seats
-            },
-            "log": [[round(t - self.start, 4), seat, text] for t, seat, text in game.log],
-            "end": round(game.now - self.start, 4),
-        }
+    def player_stats(self, seat: int) -> dict[str, int]:
+        return {"score": self.game.scores[seat], "lines": 0, "eliminations": 0}
 
     # --- rendering ------------------------------------------------------------------
     def _frames(self, events: list[Any]) -> list[str]:
@@ -220,25 +162,3 @@ class ViertrisLive:
         }
         context["clock"] = self._clock_context(oob=False, now=now)
         return render_to_string(TEMPLATE + "#game", context)
-
-    def render_results(self, game_row: Any) -> str:
-        standings = self.outcome()["standings"]
-        by_seat = {p.seat: p for p in game_row.participations.all()} if game_row is not None else {}
-        rows = [
-            {
-                **s,
-                "names": " + ".join(self.name(seat) for seat in s["seats"]),
-                "points": sum(by_seat[seat].points for seat in s["seats"] if seat in by_seat),
-                "chips": sum(by_seat[seat].chips_delta for seat in s["seats"] if seat in by_seat),
-            }
-            for s in standings
-        ]
-        return render_to_string(TEMPLATE + "#results", {"rows": rows, "game": game_row, "oob": True}) + (
-            render_to_string(TEMPLATE + "#clock", {"over": True, "oob": True})
-        )
-
-    @classmethod
-    def render_aborted(cls, reason: str) -> str:
-        return render_to_string(TEMPLATE + "#results", {"aborted": reason, "oob": True}) + (
-            render_to_string(TEMPLATE + "#clock", {"over": True, "oob": True})
-        )
