@@ -9,7 +9,6 @@ so a second attempt — from another process too — changes nothing.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from django.db import transaction
@@ -17,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import ChipTransaction, User
 from accounts.services import ChipsError, chips_change
-from games.core.ranking import LEAVE_PENALTY, place_points, split_pot
+from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
 from games.models import Game, GameLog, Participation
 from lobby import broadcast
 from lobby.models import Seat, Table
@@ -28,12 +27,6 @@ SAME_IP_REASON = "Two players share an IP address: this game is not scored and s
 
 class StakeError(ValueError):
     """A seated player can no longer pay the stake; the game does not start."""
-
-
-def shared_ip(ips: list[str | None]) -> bool:
-    """RULES.md §6: no scoring when two seated players share an IP address."""
-    counts = Counter(ip for ip in ips if ip)
-    return any(n > 1 for n in counts.values())
 
 
 def _users_in_order(user_ids) -> list[User]:

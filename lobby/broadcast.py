@@ -81,9 +81,8 @@ def identity_key(user_id: int | None, guest_token: str) -> str:
 def table_changed_message(table_id: int) -> dict:
     """The seat panel and status for every role at the table, rendered once each."""
     from accounts.identity import PlayerRef
-    from lobby.consumers import table_page_context
     from lobby.models import Table
-    from lobby.selectors import table_for_page
+    from lobby.selectors import table_for_page, table_page_context
 
     table = table_for_page(table_id)
     if table is None:

@@ -6,12 +6,9 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 
 from games.host import ensure_embedded_host, send_to_host
-from games.models import Game
 from games.registry import GAMES
-from games.services import shared_ip
 from lobby import selectors, services
 from lobby.broadcast import identity_key, lobby_group, table_group
-from lobby.models import Table
 from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
 
 
@@ -119,34 +116,6 @@ class TableConsumer(SiteConsumer):
 
     async def table_fragment(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
-
-
-def table_page_context(table: Table, player) -> dict[str, Any]:
-    seats = list(table.seats.all())
-    pot = 0
-    if table.is_competitive:
-        # Running: what was taken at the start. Open: what the seats have staked so far.
-        pot = (
-            Game.objects.filter(table=table, status=Game.Status.RUNNING).values_list("pot", flat=True).first()
-            if table.status == Table.Status.RUNNING
-            else None
-        ) or table.stake * sum(1 for s in seats if s.user_id)
-    views = selectors.seat_views(table, player)
-    my_seat = next((v.seat for v in views if v.mine), None)
-    return {
-        "table": table,
-        "spec": GAMES.get(table.game),
-        "options_text": GAMES[table.game].describe_options(table.options) if table.game in GAMES else "",
-        "seat_views": views,
-        "my_seat": my_seat,
-        "is_host": services.is_host(table, player),
-        "start_problem": services.start_problem(table, seats),
-        "spectators": selectors.spectator_count(table),
-        "pot": pot,
-        "shared_ip": table.is_competitive and shared_ip([s.ip for s in seats]),
-        "player": player,
-        "oob": True,
-    }
 
 
 class NotFoundConsumer(SiteConsumer):

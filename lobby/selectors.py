@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.identity import PlayerRef
+from games.core.ranking import shared_ip
+from games.models import Game
 from games.registry import GAMES, get_game
 from lobby.models import Seat, Table, Watcher
 
@@ -97,3 +100,53 @@ def seat_and_status(table_id: int, player: PlayerRef | None) -> tuple[int | None
             seats = seats.filter(guest_token=player.guest_token)
         seat = seats.values_list("number", flat=True).first()
     return seat, status == Table.Status.RUNNING
+
+
+def is_host(table: Table, player: PlayerRef | None) -> bool:
+    if player is None:
+        return False
+    if player.user_id is not None:
+        return table.host_user_id == player.user_id
+    return bool(table.host_guest_token) and table.host_guest_token == player.guest_token
+
+
+def start_problem(table: Table, seats: list[Seat]) -> str | None:
+    """Why the host cannot start now, or None when everything is in place."""
+    if table.status != Table.Status.OPEN:
+        return "The game has already started." if table.status == Table.Status.RUNNING else "This table is closed."
+    spec = get_game(table.game)
+    needed = table.seats_total if table.options.get("pairs") else (spec.min_seats if spec else 1)
+    if len(seats) < needed:
+        return f"At least {needed} seated players are needed."
+    waiting = [s.display_name for s in seats if not s.ready]
+    if waiting:
+        return "Waiting for " + ", ".join(waiting) + " to be ready."
+    return None
+
+
+def table_page_context(table: Table, player) -> dict[str, Any]:
+    seats = list(table.seats.all())
+    pot = 0
+    if table.is_competitive:
+        # Running: what was taken at the start. Open: what the seats have staked so far.
+        pot = (
+            Game.objects.filter(table=table, status=Game.Status.RUNNING).values_list("pot", flat=True).first()
+            if table.status == Table.Status.RUNNING
+            else None
+        ) or table.stake * sum(1 for s in seats if s.user_id)
+    views = seat_views(table, player)
+    my_seat = next((v.seat for v in views if v.mine), None)
+    return {
+        "table": table,
+        "spec": GAMES.get(table.game),
+        "options_text": GAMES[table.game].describe_options(table.options) if table.game in GAMES else "",
+        "seat_views": views,
+        "my_seat": my_seat,
+        "is_host": is_host(table, player),
+        "start_problem": start_problem(table, seats),
+        "spectators": spectator_count(table),
+        "pot": pot,
+        "shared_ip": table.is_competitive and shared_ip([s.ip for s in seats]),
+        "player": player,
+        "oob": True,
+    }

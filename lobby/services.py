@@ -19,6 +19,7 @@ from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
 from lobby.models import Seat, Table, Watcher
+from lobby.selectors import is_host, start_problem
 
 
 class TableError(ValueError):
@@ -41,14 +42,6 @@ def _seat_of(table: Table, player: PlayerRef) -> Seat | None:
     if player.user_id is not None:
         return seats.filter(user_id=player.user_id).first()
     return seats.filter(guest_token=player.guest_token).first()
-
-
-def is_host(table: Table, player: PlayerRef | None) -> bool:
-    if player is None:
-        return False
-    if player.user_id is not None:
-        return table.host_user_id == player.user_id
-    return bool(table.host_guest_token) and table.host_guest_token == player.guest_token
 
 
 def _check_may_sit(table: Table, player: PlayerRef | None) -> None:
@@ -202,20 +195,6 @@ def seat_ready(*, table_id: int, player: PlayerRef | None, ready: bool) -> Seat:
         seat.save(update_fields=["ready"])
         broadcast.table_changed(table.pk)
     return seat
-
-
-def start_problem(table: Table, seats: list[Seat]) -> str | None:
-    """Why the host cannot start now, or None when everything is in place."""
-    if table.status != Table.Status.OPEN:
-        return "The game has already started." if table.status == Table.Status.RUNNING else "This table is closed."
-    spec = get_game(table.game)
-    needed = table.seats_total if table.options.get("pairs") else (spec.min_seats if spec else 1)
-    if len(seats) < needed:
-        return f"At least {needed} seated players are needed."
-    waiting = [s.display_name for s in seats if not s.ready]
-    if waiting:
-        return "Waiting for " + ", ".join(waiting) + " to be ready."
-    return None
 
 
 @transaction.atomic

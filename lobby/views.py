@@ -14,9 +14,9 @@ from accounts.identity import player_from_request
 from accounts.models import DEFAULT_KEY_BINDINGS
 from games.registry import GAMES, get_game
 from lobby import selectors, services
-from lobby.consumers import table_page_context
 from lobby.forms import SeatForm, TableForm
 from lobby.models import Table
+from lobby.selectors import table_page_context
 
 
 def _client_ip(request: HttpRequest) -> str | None:

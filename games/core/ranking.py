@@ -5,6 +5,7 @@ Pure functions, no Django: the services call them inside their transaction.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 # RULES.md §6: points by final place, for 2 (or pairs), 3 and 4 sides.
@@ -52,3 +53,9 @@ def split_pot(pot: int, winners: Iterable[int]) -> dict[int, int]:
     payout = {seat: share for seat in seats}
     payout[seats[0]] += remainder
     return payout
+
+
+def shared_ip(ips: Iterable[str | None]) -> bool:
+    """RULES.md §6: no scoring when two seated players share an IP address."""
+    counts = Counter(ip for ip in ips if ip)
+    return any(n > 1 for n in counts.values())

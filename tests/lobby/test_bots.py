@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from lobby import services
+from lobby import selectors, services
 from lobby.models import Table
 from lobby.services import TableError
 from tests.personas import ref
@@ -70,7 +70,7 @@ def test_a_host_who_stands_up_keeps_hosting_the_bots(host, make_table):
     services.bot_add(table_id=table.pk, player=ref(host), number=2, level="easy")
     services.seat_leave(table_id=table.pk, player=ref(host))
     table.refresh_from_db()
-    assert table.status == Table.Status.OPEN and services.is_host(table, ref(host))
+    assert table.status == Table.Status.OPEN and selectors.is_host(table, ref(host))
 
 
 def test_practice_is_two_clicks_from_the_lobby(client, host):

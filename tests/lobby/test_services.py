@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from accounts import services as account_services
-from lobby import services
+from lobby import selectors, services
 from lobby.models import Seat, Table
 from lobby.services import TableError
 from tests.personas import guest, ref
@@ -17,7 +17,7 @@ def test_creating_a_table_seats_the_host_in_seat_one(host, make_table):
     table = make_table(ref(host))
     assert table.status == Table.Status.OPEN
     assert list(table.seats.values_list("number", "user__username")) == [(1, "hostess")]
-    assert services.is_host(table, ref(host))
+    assert selectors.is_host(table, ref(host))
     assert table.name == "hostess's table"
 
 
@@ -128,7 +128,7 @@ def test_when_the_host_stands_up_the_lowest_seat_hosts(host, opponent, make_tabl
     services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
     services.seat_leave(table_id=table.pk, player=ref(host))
     table.refresh_from_db()
-    assert services.is_host(table, ref(opponent))
+    assert selectors.is_host(table, ref(opponent))
     assert table.host_name == "opponent"
 
 
