@@ -18,7 +18,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games.host import HOST_CHANNEL_PREFIX, GameHostConsumer  # noqa: E402
+from games.host import GameHostConsumer  # noqa: E402
+from games.shards import HOST_CHANNEL_PREFIX  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

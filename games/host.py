@@ -35,39 +35,19 @@ from channels.layers import get_channel_layer
 
 from games.core.protocol import IllegalIntent
 from games.live import LiveGame, live_game_for
+from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
 from lobby.broadcast import table_group
 
 log = logging.getLogger(__name__)
 
-HOST_CHANNEL_PREFIX = "game-host-"
+COUNTDOWN_SECONDS = 3.0  # RULES.md §1: "A countdown of 3 s starts the game"
+RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfeits
 HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
 HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, the shard's games are dead
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
 # When this process started: games still marked running that began earlier were
 # hosted by a process that is gone.
 PROCESS_STARTED = datetime.datetime.now(datetime.UTC)
-
-
-def shard_count() -> int:
-    from django.conf import settings
-
-    return settings.GAME_HOST_SHARDS
-
-
-def shard_of(table_id: int) -> int:
-    return table_id % shard_count()
-
-
-def host_channel(table_id: int) -> str:
-    return f"{HOST_CHANNEL_PREFIX}{shard_of(table_id)}"
-
-
-def shard_of_channel(channel: str) -> int | None:
-    if channel.startswith(HOST_CHANNEL_PREFIX) and channel[len(HOST_CHANNEL_PREFIX):].isdigit():
-        return int(channel[len(HOST_CHANNEL_PREFIX):])
-    return None
-COUNTDOWN_SECONDS = 3.0  # RULES.md §1: "A countdown of 3 s starts the game"
-RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfeits
 
 
 def error_fragment(message: str, code: str) -> str:

@@ -74,7 +74,7 @@ def _tell_host(message: dict[str, Any]) -> None:
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
-    from games.host import host_channel
+    from games.shards import host_channel
 
     async_to_sync(get_channel_layer().send)(host_channel(message["table_id"]), message)
 
@@ -224,7 +224,7 @@ def host_heartbeat(*, shards: list[int]) -> None:
 
 
 def _running_games_of(shards: list[int] | None, started_before):
-    from games.host import shard_of
+    from games.shards import shard_of
 
     games = Game.objects.filter(status=Game.Status.RUNNING, started_at__lt=started_before).values_list(
         "pk", "table_id"
@@ -248,8 +248,8 @@ def games_abort_stale(*, stale_after: float, reason: str) -> list[int]:
     Games younger than that are spared: their worker may simply not have beaten yet."""
     import datetime as dt
 
-    from games.host import shard_count
     from games.models import HostHeartbeat
+    from games.shards import shard_count
 
     cutoff = timezone.now() - dt.timedelta(seconds=stale_after)
     alive = set(HostHeartbeat.objects.filter(beat_at__gte=cutoff).values_list("shard", flat=True))
