@@ -89,3 +89,20 @@ async def test_the_move_clock_plays_for_a_slow_player_and_the_game_ends_and_is_s
     assert game.status == "finished"
     log = await database_sync_to_async(lambda: game.log.entries)()
     assert len(log) == 8
+
+
+async def test_practice_against_the_viertris_bot(host, outsider, fake_clock):
+    table = await database_sync_to_async(services.practice_create)(player=ref(host), game="viertris")
+    me = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
+    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(host))
+    await receive_until(me, 'id="game"')
+    fake_clock.t += 3.01
+    await tick(table.pk)
+    await receive_until(me, "hostess to move")
+    await me.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    await receive_until(me, r"a1:1\b")
+    for _ in range(2):  # the bot sees its turn, then thinks at most 1.2 s before it drops
+        fake_clock.t += 1.3
+        await tick(table.pk)
+    reply = await receive_until(me, "Bot \\(greedy\\): column")
+    assert "hostess to move" in reply
