@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -104,5 +106,6 @@ async def test_practice_against_the_viertris_bot(host, outsider, fake_clock):
     for _ in range(2):  # the bot sees its turn, then thinks at most 1.2 s before it drops
         fake_clock.t += 1.3
         await tick(table.pk)
+        await asyncio.sleep(0.1)  # one host step per tick (queued ticks are handled together)
     reply = await receive_until(me, "Bot \\(greedy\\): column")
     assert "hostess to move" in reply
