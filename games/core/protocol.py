@@ -7,7 +7,7 @@ nothing; a bad table option raises :class:`InvalidOptions`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
 
@@ -43,3 +43,21 @@ class Event:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, **asdict(self)}
+
+
+class OptionsMixin:
+    """For a game's frozen ``Options`` dataclass: its JSON form, as stored on a table."""
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        """Options from JSON storage; missing keys take their defaults, unknown keys fail."""
+        if not isinstance(data, dict):
+            raise InvalidOptions("options", "options must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise InvalidOptions(str(key), f"unknown option {key!r}")
+        return cls(**data)
+
+    def to_dict(self) -> dict:
+        return asdict(self)

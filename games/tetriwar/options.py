@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from games.core.protocol import InvalidOptions
+from games.core.protocol import InvalidOptions, OptionsMixin
 from games.tetriwar.constants import (
     BOMB_MODES,
     BOMBS_DEFAULT,
@@ -24,7 +24,7 @@ def _check_int(name: str, value: object, bounds: tuple[int, int]) -> None:
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(OptionsMixin):
     minutes: int = MINUTES_DEFAULT
     start_level: int = START_LEVEL_DEFAULT
     lines_per_level: int = LINES_PER_LEVEL_DEFAULT
@@ -39,16 +39,3 @@ class Options:
             raise InvalidOptions("bombs", f"bombs must be one of {', '.join(BOMB_MODES)}, not {self.bombs!r}")
         if type(self.pairs) is not bool:
             raise InvalidOptions("pairs", f"pairs must be true or false, not {self.pairs!r}")
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Options:
-        """Options from JSON storage; missing keys take their defaults, unknown keys fail."""
-        if not isinstance(data, dict):
-            raise InvalidOptions("options", "options must be a JSON object")
-        for key in data:
-            if key not in cls.__dataclass_fields__:
-                raise InvalidOptions(str(key), f"unknown option {key!r}")
-        return cls(**data)
-
-    def to_dict(self) -> dict:
-        return asdict(self)

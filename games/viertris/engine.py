@@ -17,10 +17,10 @@ is stored as its owner's seat number (1–4), an empty cell as 0.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import ClassVar
 
-from games.core.protocol import Event, IllegalIntent, InvalidOptions
+from games.core.protocol import Event, IllegalIntent, InvalidOptions, OptionsMixin
 from games.core.rng import stream
 from games.viertris import constants as C
 
@@ -61,7 +61,7 @@ def _check_int(name: str, value: object, bounds: tuple[int, int], optional: bool
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(OptionsMixin):
     """Table options (RULES.md §2); ``None`` turns the target score or move limit off."""
 
     move_seconds: int = C.MOVE_SECONDS_DEFAULT
@@ -72,19 +72,6 @@ class Options:
         _check_int("move_seconds", self.move_seconds, C.MOVE_SECONDS_RANGE)
         _check_int("target_score", self.target_score, C.TARGET_SCORE_RANGE, optional=True)
         _check_int("move_limit", self.move_limit, C.MOVE_LIMIT_RANGE, optional=True)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Options:
-        """Options from JSON storage; missing keys take their defaults, unknown keys fail."""
-        if not isinstance(data, dict):
-            raise InvalidOptions("options", "options must be a JSON object")
-        for key in data:
-            if key not in cls.__dataclass_fields__:
-                raise InvalidOptions(str(key), f"unknown option {key!r}")
-        return cls(**data)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 # --- Intents -------------------------------------------------------------------------------
