@@ -51,13 +51,13 @@ def user_banned(user_id: int) -> None:
 def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | None, str]:
     """The fragment that brings one lobby row up to date, and the table's game."""
     from lobby.models import Table
-    from lobby.selectors import lobby_tables, row_context
+    from lobby.selectors import lobby_tables, row_html
 
     table = lobby_tables().filter(pk=table_id).first()
     if table is None:
         game = Table.objects.filter(pk=table_id).values_list("game", flat=True).first()
         return game, f'<li id="table-{table_id}" hx-swap-oob="delete"></li>'
-    row = render_to_string("lobby/index.html#table_row", row_context(table))
+    row = row_html(table)
     if created:
         return table.game, f'<div hx-swap-oob="afterbegin:#table-list">{row}</div>'
     return table.game, row.replace(f'id="table-{table_id}"', f'id="table-{table_id}" hx-swap-oob="true"', 1)

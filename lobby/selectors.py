@@ -5,13 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet
+from django.template.loader import render_to_string
 
 from accounts.identity import PlayerRef
 from games.core.ranking import shared_ip
 from games.models import Game
 from games.registry import GAMES, get_game
 from lobby.models import Seat, Table, Watcher
+
+ROW_CACHE_SECONDS = 600
 
 
 def lobby_tables(game: str | None = None) -> QuerySet[Table]:
@@ -66,6 +70,20 @@ def seat_views(table: Table, player: PlayerRef | None) -> list[SeatView]:
         )
         views.append(SeatView(number=number, seat=seat, mine=mine))
     return views
+
+
+def row_html(table: Table) -> str:
+    """A lobby row, rendered once per state of its table and then served from the
+    cache: the key holds everything the row shows that can change."""
+    context = row_context(table)
+    key = "lobby-row:{}:{}:{}:{}:{}".format(
+        table.pk, table.updated_at.timestamp(), table.status, context["seats_taken"], context["spectators"]
+    )
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("lobby/index.html#table_row", context)
+        cache.set(key, html, ROW_CACHE_SECONDS)
+    return html
 
 
 def table_for_page(table_id: int) -> Table | None:

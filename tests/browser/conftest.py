@@ -11,6 +11,9 @@ import pytest
 from conftest import CHROMIUM, need_chromium
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+# Assertions wait for the live page up to this long: a loaded 2-core CI machine
+# can take more than Playwright's default 5 s to open a socket.
+EXPECT_TIMEOUT_MS = 15_000
 CHROMIUM_ARGS = [
     "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -43,8 +46,9 @@ def live_server_url(transactional_db, settings):
 @pytest.fixture
 def browser():
     need_chromium()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
