@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from games.tetriwar import constants as C
 from games.tetriwar.engine import Game, Intent
-from games.tetriwar.pieces import CELLS, KICKS, SHAPES, X_OFFSET
+from games.tetriwar.pieces import BOTTOMS, CELLS, KICKS, SHAPES, X_OFFSET, column_tops
 from games.tetriwar.player import Player
 
 # --- Weights of the evaluation (one constants block) -------------------------------------
@@ -149,15 +149,6 @@ KEYS = {number: Intent("bomb", number) for number in range(1, C.MAX_PLAYERS + 1)
 MOVES = ("rotate", "left", "right")  # tried in this order, so plans turn before they move
 
 
-def _bottoms(cells) -> tuple[tuple[int, int], ...]:
-    lowest: dict[int, int] = {}
-    for r, c in cells:
-        lowest[c] = max(r, lowest.get(c, r))
-    return tuple(sorted(lowest.items()))
-
-
-# BOTTOMS[kind][rotation]: ((column in the box, lowest row in the box), ...)
-BOTTOMS = {kind: tuple(_bottoms(CELLS[kind][r]) for r in range(4)) for kind in CELLS}
 SPAWN_SHAPES = {kind: SHAPES[kind][0][C.SPAWN_COLUMN + X_OFFSET] for kind in CELLS}
 
 State = tuple[int, int, int]  # rotation, box column, box row (field rows, 0 = top)
@@ -173,21 +164,6 @@ def fits(masks: list[int], shape, y: int) -> bool:
             return False
     return True
 
-
-def column_tops(masks: list[int]) -> list[int]:
-    """The highest block's row in each column (``HEIGHT`` when the column is empty)."""
-    tops = [HEIGHT] * WIDTH
-    seen = 0
-    for row in range(HEIGHT):
-        new = masks[row] & ~seen
-        while new:
-            low = new & -new
-            tops[low.bit_length() - 1] = row
-            new ^= low
-        seen |= masks[row]
-        if seen == FULL:
-            break
-    return tops
 
 
 def spawn_state(masks: list[int], kind: str) -> State | None:

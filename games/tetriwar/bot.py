@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from games.tetriwar.constants import FULL_ROW, HEIGHT, RED_BOMBS, WIDTH
+from games.tetriwar.constants import HEIGHT, RED_BOMBS, WIDTH
 from games.tetriwar.engine import Game, Intent
-from games.tetriwar.pieces import CELLS, SHAPES, X_OFFSET
+from games.tetriwar.pieces import BOTTOMS, SHAPES, X_OFFSET, column_tops
 from games.tetriwar.player import Player
 
 LEFT, RIGHT, ROTATE = Intent("left"), Intent("right"), Intent("rotate")
@@ -23,31 +23,7 @@ ENTER = Intent("bomb")
 KEYS = tuple(Intent("bomb", number) for number in range(1, 5))
 
 
-def _bottoms(cells) -> tuple[tuple[int, int], ...]:
-    lowest: dict[int, int] = {}
-    for r, c in cells:
-        lowest[c] = max(r, lowest.get(c, r))
-    return tuple(sorted(lowest.items()))
 
-
-# BOTTOMS[kind][rotation]: ((column in the box, lowest cell row in that column), ...)
-BOTTOMS = {kind: tuple(_bottoms(CELLS[kind][r]) for r in range(4)) for kind in CELLS}
-
-
-def column_tops(player: Player) -> list[int]:
-    """The highest block's row in each column (``HEIGHT``, the floor, when empty)."""
-    top = [HEIGHT] * WIDTH
-    seen = 0
-    for row, mask in enumerate(player.field.masks[:HEIGHT]):
-        new = mask & ~seen
-        while new:
-            low = new & -new
-            top[low.bit_length() - 1] = row
-            new ^= low
-        seen |= mask
-        if seen == FULL_ROW:
-            break
-    return top
 
 
 class Bot:
@@ -65,7 +41,7 @@ class Bot:
 
         Quick mode: a random rotation, at the column where it lands deepest. Careful mode:
         every rotation, preferring placements that leave no gap under the piece."""
-        top = column_tops(player)
+        top = column_tops(player.field.masks)
         rotations = range(4) if self.careful else (self.rng.randrange(4),)
         best, best_score = (player.rotation, player.x), None
         for rotation in rotations:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from games.core.srs import BOX_SIZE, STATES, kicks
-from games.tetriwar.constants import KINDS, WIDTH
+from games.tetriwar.constants import FULL_ROW, HEIGHT, KINDS, WIDTH
 
 X_OFFSET = 3  # the lowest box column a piece can reach is −3 (a vertical I at column 0)
 
@@ -50,6 +50,35 @@ ROW_COLUMNS: dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = {
     for kind in KINDS
 }
 BOX = BOX_SIZE
+
+
+def _bottoms(cells) -> tuple[tuple[int, int], ...]:
+    lowest: dict[int, int] = {}
+    for r, c in cells:
+        lowest[c] = max(r, lowest.get(c, r))
+    return tuple(sorted(lowest.items()))
+
+
+# BOTTOMS[kind][rotation]: ((column in the box, lowest cell row in that column), ...),
+# for the bots' quick landing searches.
+BOTTOMS = {kind: tuple(_bottoms(CELLS[kind][r]) for r in range(4)) for kind in CELLS}
+
+
+def column_tops(masks) -> list[int]:
+    """The highest block's row in each column of a field's row masks (``HEIGHT``,
+    the floor, when the column is empty)."""
+    tops = [HEIGHT] * WIDTH
+    seen = 0
+    for row in range(HEIGHT):
+        new = masks[row] & ~seen
+        while new:
+            low = new & -new
+            tops[low.bit_length() - 1] = row
+            new ^= low
+        seen |= masks[row]
+        if seen == FULL_ROW:
+            break
+    return tops
 
 
 class Bag:
