@@ -118,18 +118,19 @@ def _message_fragment(error: str | None) -> str:
     return f'<div id="messages" class="messages" aria-live="polite" hx-swap-oob="true">{body}</div>'
 
 
+def _seat_number(request: HttpRequest) -> int:
+    """The seat a form names; a missing or malformed one is refused like a bad seat."""
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
+    return form.cleaned_data["seat"]
+
+
 @require_POST
 def sit(request: HttpRequest, table_id: int) -> HttpResponse:
-    form = SeatForm(request.POST)
-
-    def action(player):
-        if not form.is_valid():
-            raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
-        services.seat_take(
-            table_id=table_id, player=player, number=form.cleaned_data["seat"], ip=_client_ip(request)
-        )
-
-    return _act(request, table_id, action)
+    return _act(request, table_id, lambda player: services.seat_take(
+        table_id=table_id, player=player, number=_seat_number(request), ip=_client_ip(request)
+    ))
 
 
 @require_POST
@@ -152,27 +153,17 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 def bot_add(request: HttpRequest, table_id: int) -> HttpResponse:
-    form = SeatForm(request.POST)
     level = request.POST.get("level", "")
-
-    def action(player):
-        if not form.is_valid():
-            raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
-        services.bot_add(table_id=table_id, player=player, number=form.cleaned_data["seat"], level=level)
-
-    return _act(request, table_id, action)
+    return _act(request, table_id, lambda player: services.bot_add(
+        table_id=table_id, player=player, number=_seat_number(request), level=level
+    ))
 
 
 @require_POST
 def bot_remove(request: HttpRequest, table_id: int) -> HttpResponse:
-    form = SeatForm(request.POST)
-
-    def action(player):
-        if not form.is_valid():
-            raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
-        services.bot_remove(table_id=table_id, player=player, number=form.cleaned_data["seat"])
-
-    return _act(request, table_id, action)
+    return _act(request, table_id, lambda player: services.bot_remove(
+        table_id=table_id, player=player, number=_seat_number(request)
+    ))
 
 
 @require_POST
