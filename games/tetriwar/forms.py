@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from games.forms import GameOptionsForm
 from games.tetriwar import constants as C
 from games.tetriwar.engine import Options
 
@@ -16,7 +17,9 @@ BOMB_CHOICES = [
 ]
 
 
-class TetriWarOptionsForm(forms.Form):
+class TetriWarOptionsForm(GameOptionsForm):
+    Options = Options
+
     seats = forms.TypedChoiceField(
         label="Players",
         choices=[(n, str(n)) for n in range(1, C.MAX_PLAYERS + 1)],
@@ -49,16 +52,6 @@ class TetriWarOptionsForm(forms.Form):
         if data.get("pairs") and data.get("seats") != 4:
             self.add_error("pairs", "Pairs need exactly 4 players.")
         return data
-
-    @staticmethod
-    def validate(options: dict[str, Any]) -> None:
-        """The engine's own check of a stored options dict (raises InvalidOptions)."""
-        Options.from_dict(options)
-
-    @classmethod
-    def defaults(cls) -> dict[str, Any]:
-        """The options a table gets when nobody chooses (a practice table)."""
-        return Options().to_dict()
 
     @staticmethod
     def describe(options: dict[str, Any]) -> str:

@@ -6,11 +6,14 @@ from typing import Any
 
 from django import forms
 
+from games.forms import GameOptionsForm
 from games.viertris import constants as C
 from games.viertris.engine import Options
 
 
-class ViertrisOptionsForm(forms.Form):
+class ViertrisOptionsForm(GameOptionsForm):
+    Options = Options
+
     seats = forms.TypedChoiceField(
         label="Players",
         choices=[(n, str(n)) for n in range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1)],
@@ -31,14 +34,6 @@ class ViertrisOptionsForm(forms.Form):
         label="Move limit", required=False, min_value=C.MOVE_LIMIT_RANGE[0], max_value=C.MOVE_LIMIT_RANGE[1],
         help_text="Optional: the game ends after this many moves in all.",
     )
-
-    @staticmethod
-    def validate(options: dict[str, Any]) -> None:
-        Options.from_dict(options)
-
-    @classmethod
-    def defaults(cls) -> dict[str, Any]:
-        return Options().to_dict()
 
     @staticmethod
     def describe(options: dict[str, Any]) -> str:
