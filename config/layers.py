@@ -6,18 +6,34 @@ send starts a task per member. With a few hundred sockets that walk is most of t
 server's time. This layer does the same housekeeping at most once a second and
 sends to a group in one loop, and compiles per-channel capacities, which the
 parent leaves as a plain dict.
+
+It also offers direct delivery, because everything lives in one process: a
+receiver may ``attach`` a handler to its channel for message types whose handling
+never waits (relaying a fragment to a socket, putting an intent on a table's
+queue). A message of such a type is then handed to the handler in the sender's
+task instead of going through a queue, a wake-up and the consumer's dispatch loop:
+that path is most of the cost of a live game's fan-out. Every other message, and
+any message sent from another event loop (``async_to_sync`` outside the server),
+takes the queue as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+from collections.abc import Awaitable, Callable, Iterable
 from copy import deepcopy
+from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 CLEAN_INTERVAL = 1.0  # seconds between expiry sweeps; messages expire after `expiry`
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class EmbeddedChannelLayer(InMemoryChannelLayer):
@@ -25,7 +41,39 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
         super().__init__(**kwargs)
         self.channel_capacity = self.compile_capacities(channel_capacity or {})
         self._next_clean = 0.0
+        self.direct: dict[str, tuple[Handler, frozenset[str], asyncio.AbstractEventLoop]] = {}
 
+    # --- direct delivery ------------------------------------------------------------
+    def attach(self, channel: str, handler: Handler, types: Iterable[str]) -> None:
+        """Hand messages of ``types`` sent to ``channel`` straight to ``handler``.
+
+        The handler runs in the sender's task, on this event loop, and must not
+        wait on anything but the socket write (Daphne's never suspends)."""
+        self.direct[channel] = (handler, frozenset(types), asyncio.get_running_loop())
+
+    def detach(self, channel: str) -> None:
+        self.direct.pop(channel, None)
+
+    def _direct_handler(self, channel: str, message: dict) -> Handler | None:
+        entry = self.direct.get(channel)
+        if entry is None or message.get("type") not in entry[1]:
+            return None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        return entry[0] if loop is entry[2] else None
+
+    async def _hand_over(self, channel: str, handler: Handler, message: dict) -> None:
+        try:
+            await handler(dict(message))
+        except ChannelFull:
+            raise
+        except Exception:
+            # A receiver's failure is its own: the sender (a table host) goes on.
+            log.exception("direct delivery to %s failed", channel)
+
+    # --- the queues -----------------------------------------------------------------
     def _clean_expired(self) -> None:
         now = time.monotonic()
         if now < self._next_clean:
@@ -43,6 +91,10 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
+        handler = self._direct_handler(channel, message)
+        if handler is not None:
+            await self._hand_over(channel, handler, message)
+            return
         try:
             self._put(channel, message)
         except asyncio.QueueFull:
@@ -55,7 +107,15 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
         # A group message is copied once per member, shallowly: its values are
         # strings that nobody changes (a deep copy of each was a measurable cost).
         for channel in list(self.groups.get(group, ())):
+            handler = self._direct_handler(channel, message)
             try:
-                self._put(channel, message, copy=dict)
-            except asyncio.QueueFull:
+                if handler is not None:
+                    await self._hand_over(channel, handler, message)
+                else:
+                    self._put(channel, message, copy=dict)
+            except (asyncio.QueueFull, ChannelFull):
                 pass  # as the parent: a full member misses this message
+
+    async def flush(self) -> None:
+        self.direct.clear()
+        await super().flush()

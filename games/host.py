@@ -31,6 +31,7 @@ from typing import Any
 
 from channels.consumer import AsyncConsumer
 from channels.db import database_sync_to_async
+from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 from games.core.protocol import IllegalIntent
@@ -44,6 +45,10 @@ COUNTDOWN_SECONDS = 3.0  # RULES.md §1: "A countdown of 3 s starts the game"
 RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfeits
 HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
 HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, the shard's games are dead
+QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BUSY
+# Messages the host handles without waiting (they only queue on a table): on the
+# embedded layer they reach it in the sender's task, with no hop (config/layers.py).
+DIRECT_TYPES = ("host.intent", "host.sync", "host.gone", "host.forfeit", "host.abort", "host.tick")
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
 # When this process started: games still marked running that began earlier were
 # hosted by a process that is gone.
@@ -246,6 +251,8 @@ class GameHost:
                     {"type": "game.fragment", "html": error_fragment("No game is running at this table.", "NO_GAME")},
                 )
             return
+        if message["type"] == "host.intent" and table.queue.qsize() >= QUEUE_LIMIT:
+            raise ChannelFull(host_channel(table.table_id))
         table.queue.put_nowait(message)
 
     async def start(self, game_id: int) -> None:
@@ -314,6 +321,10 @@ async def _embedded_loop() -> None:
         shards=None, reason=RESTART_REASON, started_before=PROCESS_STARTED
     )
     channels = [f"{HOST_CHANNEL_PREFIX}{n}" for n in range(shard_count())]
+    attach = getattr(layer, "attach", None)
+    if attach is not None:
+        for channel in channels:
+            attach(channel, host.dispatch, DIRECT_TYPES)
     await asyncio.gather(*(_listen(layer, host, channel) for channel in channels))
 
 
@@ -322,6 +333,8 @@ async def _listen(layer, host: GameHost, channel: str) -> None:
         message = await layer.receive(channel)
         try:
             await host.dispatch(message)
+        except ChannelFull:
+            log.warning("game host: table %s is overloaded; an intent was dropped", message.get("table_id"))
         except Exception:
             log.exception("game host: a message failed: %r", message.get("type"))
 

@@ -75,6 +75,17 @@ class SiteConsumer(AsyncWebsocketConsumer):
     validates frames before ``handle_frame`` sees them."""
 
     player: PlayerRef | None = None
+    # Message types whose handlers only relay to the socket and never wait: on the
+    # embedded layer they are handed over in the sender's task (config/layers.py).
+    relayed: tuple[str, ...] = ("game.fragment", "table.fragment", "table.changed", "lobby.fragment")
+
+    async def __call__(self, scope, receive, send):
+        try:
+            return await super().__call__(scope, receive, send)
+        finally:
+            detach = getattr(self.channel_layer, "detach", None)
+            if detach is not None and getattr(self, "channel_name", None):
+                detach(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old database connections (a thread hop) before every
@@ -96,6 +107,9 @@ class SiteConsumer(AsyncWebsocketConsumer):
         self.limiter = RateLimiter(settings.SITE_RULES["WS_MAX_FRAMES_PER_SECOND"])
         self.flood_warned_at = 0.0
         self.groups_joined: list[str] = []
+        attach = getattr(self.channel_layer, "attach", None)
+        if attach is not None:
+            attach(self.channel_name, self.dispatch, self.relayed)
         if self.player and self.player.user_id is not None:
             await self.join(user_group(self.player.user_id))
         await self.on_connect()

@@ -1,0 +1,142 @@
+"""The floor under bench/live.py: the same traffic through Daphne with no site behind it.
+
+    python bench/floor.py [--tables N] [--seconds S] [--rate R] [--bytes B] [--ticks T]
+
+Starts one Daphne process serving ``bench/floor_app.py``, a bare ASGI application (no
+Django, no Channels: a dict of tables and a loop over their sockets), and drives it
+with the traffic shape of ``bench/live.py``: N tables of 4 players and 1 spectator,
+every player sending ``{"intent": …, "seq": n}`` frames at R a second (exponential
+gaps, default 5), every frame answered by a broadcast of B bytes (default 237, the
+median update of a live TetriWar table) to the table's five sockets, plus T broadcasts
+a second per table that no frame caused (default 2: gravity). Whatever the site does
+above this (sessions, consumers, the channel layer, the game, the HTML) costs more
+than this; what this costs, the site cannot go below with Daphne.
+
+Prints ``name: value`` lines, ending with ``tables``, ``p50_ms``, ``p99_ms`` (frame →
+the sender's own broadcast) and ``server_cpu_s_per_table_minute``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+
+from bench.live import cpu_seconds, free_port, percentile, rss_mb  # noqa: E402
+
+ACK = re.compile(r"^<!--v\d+ a(\d+):(\d+)")
+
+
+async def player(url: str, seat: int, rate: float, until: float, rng: random.Random, lat: list, counts: dict):
+    import websockets
+
+    async with websockets.connect(url, max_size=None, compression=None) as ws:
+        sent: dict[int, float] = {}
+        seq = 0
+
+        async def read() -> None:
+            async for message in ws:
+                counts["received"] += 1
+                m = ACK.match(message)
+                if m and int(m.group(1)) == seat:
+                    t0 = sent.pop(int(m.group(2)), None)
+                    if t0 is not None and time.monotonic() < until:
+                        lat.append((time.perf_counter() - t0) * 1000)
+
+        reader = asyncio.create_task(read())
+        while time.monotonic() < until:
+            await asyncio.sleep(rng.expovariate(rate))
+            seq += 1
+            sent[seq] = time.perf_counter()
+            await ws.send(json.dumps({"intent": "left", "seq": seq}))
+            counts["sent"] += 1
+        reader.cancel()
+
+
+async def spectator(url: str, until: float, counts: dict) -> None:
+    import websockets
+
+    async with websockets.connect(url, max_size=None, compression=None) as ws:
+        while time.monotonic() < until:
+            try:
+                await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic()))
+                counts["spectator_updates"] += 1
+            except TimeoutError:
+                break
+
+
+async def drive(port: int, tables: int, seconds: float, rate: float, seed: int) -> tuple[list, dict]:
+    lat: list[float] = []
+    counts = {"sent": 0, "received": 0, "spectator_updates": 0}
+    until = time.monotonic() + seconds
+    jobs = []
+    for table in range(tables):
+        base = f"ws://127.0.0.1:{port}/ws/{table}/"
+        jobs.append(spectator(base + "0", until, counts))
+        for seat in (1, 2, 3, 4):
+            rng = random.Random(f"{seed}:{table}:{seat}")
+            jobs.append(player(base + str(seat), seat, rate, until, rng, lat, counts))
+    await asyncio.gather(*jobs)
+    return lat, counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--rate", type=float, default=5.0, help="frames a second per player")
+    parser.add_argument("--bytes", type=int, default=237, help="size of one broadcast")
+    parser.add_argument("--ticks", type=float, default=2.0, help="broadcasts a second per table that no frame caused")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    port = free_port()
+    env = dict(os.environ, FLOOR_BYTES=str(args.bytes), FLOOR_TICKS=str(args.ticks), PYTHONPATH=str(ROOT))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.floor_app:application"],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        import socket
+
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        rss0 = rss_mb([server.pid])
+        cpu0 = cpu_seconds([server.pid])
+        started = time.monotonic()
+        lat, counts = asyncio.run(drive(port, args.tables, args.seconds, args.rate, args.seed))
+        window = time.monotonic() - started
+        cpu = cpu_seconds([server.pid]) - cpu0
+        rss = rss_mb([server.pid])
+    finally:
+        server.terminate()
+        server.wait(10)
+    print(f"frames_sent: {counts['sent']}")
+    print(f"frames_answered: {len(lat)}")
+    print(f"updates_seen_by_spectators: {counts['spectator_updates']}")
+    print(f"window_s: {window:.1f}")
+    print(f"server_cpu_s: {cpu:.2f}")
+    print(f"server_rss_mb_per_table: {(rss - rss0) / args.tables:.2f}")
+    print(f"tables: {args.tables}")
+    print(f"p50_ms: {percentile(lat, 0.50):.2f}")
+    print(f"p99_ms: {percentile(lat, 0.99):.2f}")
+    print(f"server_cpu_s_per_table_minute: {cpu / args.tables / (window / 60):.3f}")
+
+
+if __name__ == "__main__":
+    main()
