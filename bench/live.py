@@ -12,9 +12,11 @@ workers (K shards, ``GAME_HOST_SHARDS``, split over the workers; default one of 
 all on the same environment; it waits for every shard's heartbeat before playing.
 
 It opens N tables of 4 players and 1 spectator, each a real WebSocket over loopback
-(in scale-out, the sockets of one table alternate between the two Daphnes), starts
-every game through the site's own start button, and lets a bot play each seat at human
-pace (R keys a second per player, exponential gaps, default 5) for S seconds. Games last
+(in scale-out, the sockets of one table alternate between the two Daphnes), at most 16
+handshakes at a time and each retried up to 5 times; once every socket is open it
+starts every game through the site's own start button (8 hosts pressing at once), and
+once every game runs it lets a bot play each seat at human pace (R keys a second per
+player, exponential gaps, default 5) for S seconds: the play window. Games last
 M minutes (default 15); with ``--cycle`` a table whose game ends (the results arrive)
 plays again: every player marks ready and the host presses start, over HTTP.
 
@@ -67,6 +69,7 @@ import threading  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
 import urllib.request  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from functools import lru_cache  # noqa: E402
 from http.cookiejar import CookieJar  # noqa: E402
 
@@ -537,15 +540,51 @@ class Stats:
         self.client_cpu_s = 0.0
         self.rss_end_mb = 0.0
         self.tables_running_at_window = 0
+        self.connected = 0
+        self.connect_retries = 0
+        self.connect_s = 0.0
+        self.start_s = 0.0
 
 
-async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rng: random.Random, started: asyncio.Event):
+class Window:
+    """When play ends: unknown (infinite) until every game runs, then start + S seconds."""
+
+    def __init__(self) -> None:
+        self.until = INF
+
+    def left(self) -> float | None:
+        return None if self.until == INF else max(0.01, self.until - time.perf_counter())
+
+
+CONNECTING = 16  # WebSocket handshakes in flight at once: a burst of hundreds is refused
+CONNECT_TRIES = 5
+
+
+async def open_socket(ws_url: str, cookie: str, origin: str, gate: asyncio.Semaphore, stats: Stats):
+    """Connect as a browser would, a few at a time, retrying a refused handshake."""
     import websockets
 
+    for attempt in range(1, CONNECT_TRIES + 1):
+        try:
+            async with gate:
+                ws = await websockets.connect(
+                    ws_url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None, open_timeout=20
+                )
+            stats.connected += 1
+            return ws
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+            stats.connect_retries += 1
+            if attempt == CONNECT_TRIES:
+                raise
+            await asyncio.sleep(0.5 * attempt)
+
+
+async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: Stats, rng: random.Random,
+                 started: asyncio.Event, gate: asyncio.Semaphore):
     seat = bot.seat
     pending: dict[int, float] = {}
     acked = asyncio.Event()
-    async with websockets.connect(ws_url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None) as ws:
+    async with await open_socket(ws_url, cookie, origin, gate, stats) as ws:
 
         async def read():
             async for message in ws:
@@ -568,11 +607,8 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rn
 
         seq = 0
         reader = asyncio.create_task(read())
-        try:
-            await asyncio.wait_for(started.wait(), timeout=max(0.01, until - time.perf_counter()))
-        except TimeoutError:
-            pass
-        while time.perf_counter() < until:
+        await started.wait()
+        while time.perf_counter() < window.until:
             await asyncio.sleep(rng.expovariate(rate))
             if not acked.is_set():  # look at the board only once the last key shows on it
                 try:
@@ -591,15 +627,13 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, until, stats: Stats, rn
         reader.cancel()
 
 
-async def spectator(ws_url, cookie, origin, until, stats: Stats, on_results=None):
-    import websockets
-
-    async with websockets.connect(ws_url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None) as ws:
-        while time.perf_counter() < until:
+async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: asyncio.Semaphore, on_results=None):
+    async with await open_socket(ws_url, cookie, origin, gate, stats) as ws:
+        while time.perf_counter() < window.until:
             try:
-                message = await asyncio.wait_for(ws.recv(), timeout=max(0.01, until - time.perf_counter()))
+                message = await asyncio.wait_for(ws.recv(), timeout=window.left() or 1.0)
             except TimeoutError:
-                break
+                continue
             if HEAD.match(message) and 'id="game"' not in message:
                 stats.update_bytes.append(len(message.encode()))
             if RESULTS in message and HEAD.match(message):
@@ -614,19 +648,21 @@ async def spectator(ws_url, cookie, origin, until, stats: Stats, on_results=None
 
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int]) -> Stats:
     """Connect every client (a table's sockets alternate between the servers), start
-    every game, play until the end, and measure the servers over the play window."""
+    every game, play for S seconds once every game runs, and measure the servers over
+    that play window."""
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     stats = Stats()
     rng = random.Random(seed)
+    window = Window()
+    gate = asyncio.Semaphore(CONNECTING)
     tasks = []
     starts = []
     restarts: set[asyncio.Task] = set()
     loop = asyncio.get_running_loop()
-    t_connect = time.perf_counter()
-    until = t_connect + 3 + 3.5 + seconds  # connections, the 3 s countdown, then play
+    pool = ThreadPoolExecutor(max_workers=8)  # start buttons pressed in parallel, as people do
 
     async def restart(base: str, setup: dict) -> None:
-        error = await loop.run_in_executor(None, restart_table, base, setup["table"], setup["cookies"])
+        error = await loop.run_in_executor(pool, restart_table, base, setup["table"], setup["cookies"])
         if error:
             stats.start_errors.append(f"table {setup['table']}: {error}")
         else:
@@ -634,12 +670,13 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
 
     def on_results(base: str, setup: dict):
         def results() -> None:
-            if time.perf_counter() < until - 1:
+            if time.perf_counter() < window.until - 1:
                 task = asyncio.create_task(restart(base, setup))
                 restarts.add(task)
                 task.add_done_callback(restarts.discard)
         return results
 
+    t0 = time.perf_counter()
     for t, setup in enumerate(setups):
         started = asyncio.Event()
         starts.append(started)
@@ -650,39 +687,55 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
             bot = Bot(seat, level, random.Random(rng.random()))
             stats.bots.append(bot)
             tasks.append(asyncio.create_task(player(
-                urls[seat - 1], setup["cookies"][seat - 1], origins[seat - 1], bot, rate, until, stats,
-                random.Random(rng.random()), started)))
+                urls[seat - 1], setup["cookies"][seat - 1], origins[seat - 1], bot, rate, window, stats,
+                random.Random(rng.random()), started, gate)))
         tasks.append(asyncio.create_task(spectator(
-            urls[4], setup["cookies"][4], origins[4], until, stats,
+            urls[4], setup["cookies"][4], origins[4], window, stats, gate,
             on_results(bases[t % len(bases)], setup) if cycle else None)))
 
-    async def measure() -> None:
-        """The play window: from every game running (or 20 s after the last start) to the end."""
-        try:
-            await asyncio.wait_for(asyncio.gather(*(s.wait() for s in starts)), timeout=20)
-        except TimeoutError:
-            pass
-        stats.tables_running_at_window = sum(s.is_set() for s in starts)
-        t0, each0, client0 = time.perf_counter(), [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
-        await asyncio.sleep(max(0.0, until - time.perf_counter()))
-        stats.window_s = time.perf_counter() - t0
-        stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
-        stats.cpu_s = sum(stats.cpu_by_process)
-        stats.client_cpu_s = cpu_of(os.getpid()) - client0
-        stats.rss_end_mb = rss_mb(pids)
+    # Every socket open (and its seat known to the server) before any game starts.
+    while stats.connected < len(tasks) and not any(task.done() for task in tasks):
+        await asyncio.sleep(0.05)
+    for task in tasks:
+        if task.done() and task.exception() is not None:
+            raise task.exception()
+    await asyncio.sleep(1)
+    stats.connect_s = time.perf_counter() - t0
 
-    await asyncio.sleep(2)  # let every socket connect
-    for t, setup in enumerate(setups):
-        error = await loop.run_in_executor(None, start_table, bases[t % len(bases)], setup["table"], setup["cookies"][0])
+    t0 = time.perf_counter()
+    errors = await asyncio.gather(*(
+        loop.run_in_executor(pool, start_table, bases[t % len(bases)], setup["table"], setup["cookies"][0])
+        for t, setup in enumerate(setups)
+    ))
+    for setup, error in zip(setups, errors, strict=True):
         if error:
             stats.start_errors.append(f"table {setup['table']}: {error}")
         else:
             stats.games_started += 1
-    tasks.append(asyncio.create_task(measure()))
+    stats.start_s = time.perf_counter() - t0
+
+    # The play window: from every game running (or 30 s after the last start) on.
+    try:
+        await asyncio.wait_for(asyncio.gather(*(s.wait() for s in starts)), timeout=30)
+    except TimeoutError:
+        pass
+    stats.tables_running_at_window = sum(s.is_set() for s in starts)
+    for started in starts:
+        started.set()  # a table that never started: its players stop with the others
+    t0, each0, client0 = time.perf_counter(), [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
+    window.until = t0 + seconds
+    await asyncio.sleep(seconds)
+    stats.window_s = time.perf_counter() - t0
+    stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
+    stats.cpu_s = sum(stats.cpu_by_process)
+    stats.client_cpu_s = cpu_of(os.getpid()) - client0
+    stats.rss_end_mb = rss_mb(pids)
+
     await asyncio.gather(*tasks, return_exceptions=False)
     for task in list(restarts):  # a restart pressed just before the end
         task.cancel()
     await asyncio.gather(*restarts, return_exceptions=True)
+    pool.shutdown(wait=False, cancel_futures=True)
     return stats
 
 
@@ -789,6 +842,8 @@ def main() -> None:
         print(f"games_aborted: {stats.games_aborted}")
     if stats.start_errors:
         print(f"start_errors: {len(stats.start_errors)} ({stats.start_errors[0]})")
+    print(f"sockets_connected: {stats.connected} (retries {stats.connect_retries}, {stats.connect_s:.1f} s)")
+    print(f"games_start_s: {stats.start_s:.1f}")
     print(f"tables_running_at_window_start: {stats.tables_running_at_window}")
     print(f"window_s: {stats.window_s:.1f}")
     print(f"server_cpu_s: {stats.cpu_s:.2f}")

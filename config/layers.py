@@ -28,6 +28,7 @@ from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 
 CLEAN_INTERVAL = 1.0  # seconds between expiry sweeps; messages expire after `expiry`
 
@@ -36,14 +37,11 @@ log = logging.getLogger(__name__)
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-class EmbeddedChannelLayer(InMemoryChannelLayer):
-    def __init__(self, *, channel_capacity=None, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.channel_capacity = self.compile_capacities(channel_capacity or {})
-        self._next_clean = 0.0
-        self.direct: dict[str, tuple[Handler, frozenset[str], asyncio.AbstractEventLoop]] = {}
+class DirectDelivery:
+    """Handlers attached to channels of this process, called in the sender's task."""
 
-    # --- direct delivery ------------------------------------------------------------
+    direct: dict[str, tuple[Handler, frozenset[str], asyncio.AbstractEventLoop]]
+
     def attach(self, channel: str, handler: Handler, types: Iterable[str]) -> None:
         """Hand messages of ``types`` sent to ``channel`` straight to ``handler``.
 
@@ -72,6 +70,14 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
         except Exception:
             # A receiver's failure is its own: the sender (a table host) goes on.
             log.exception("direct delivery to %s failed", channel)
+
+
+class EmbeddedChannelLayer(DirectDelivery, InMemoryChannelLayer):
+    def __init__(self, *, channel_capacity=None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.channel_capacity = self.compile_capacities(channel_capacity or {})
+        self._next_clean = 0.0
+        self.direct = {}
 
     # --- the queues -----------------------------------------------------------------
     def _clean_expired(self) -> None:
@@ -119,3 +125,77 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
     async def flush(self) -> None:
         self.direct.clear()
         await super().flush()
+
+
+class PubSubChannelLayer(DirectDelivery, RedisPubSubChannelLayer):
+    """channels_redis's pub/sub layer (scale-out), with direct delivery on arrival.
+
+    The parent puts every message that arrives from Redis on the queue of each local
+    member, still serialized, and every consumer decodes its own copy after a
+    wake-up. Here a message is decoded once, and handed to the attached handlers of
+    its local members at once; the rest take the queue as before."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.direct = {}
+
+    def _get_layer(self):
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = super()._get_layer()
+            layer._shards = [DirectShardConnection(shard.host, layer) for shard in layer._shards]
+        return layer
+
+    async def flush(self) -> None:
+        self.direct.clear()
+        await self._get_layer().flush()
+
+
+class DirectShardConnection(RedisSingleShardConnection):
+    channel_layer: RedisPubSubLoopLayer
+
+    async def _do_receiving(self):
+        while True:
+            try:
+                if self._pubsub and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                    if message is not None:
+                        await self._deliver(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except (asyncio.CancelledError, TimeoutError, GeneratorExit):
+                raise
+            except BaseException:
+                log.exception("Unexpected exception in receive task")
+                await asyncio.sleep(1)
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
+        layer = self.channel_layer
+        outer: PubSubChannelLayer = layer.channel_layer
+        name = message["channel"]
+        data = message["data"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        if name in layer.channels:
+            members: Iterable[str] = (name,)
+        elif name in layer.groups:
+            members = list(layer.groups[name])
+        else:
+            return
+        decoded = None
+        for channel in members:
+            queue = layer.channels.get(channel)
+            if queue is None:
+                continue
+            if channel in outer.direct:
+                if decoded is None:
+                    decoded = outer.deserialize(data)
+                handler = outer._direct_handler(channel, decoded)
+                if handler is not None:
+                    try:
+                        await outer._hand_over(channel, handler, decoded)
+                    except ChannelFull:
+                        log.warning("%s is full; a message was dropped", channel)
+                    continue
+            queue.put_nowait(data)

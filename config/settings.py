@@ -125,7 +125,7 @@ if REDIS_URL:
     # back one at a time: far too slow for game updates).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.layers.PubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

@@ -372,12 +372,20 @@ async def send_to_host(message: dict[str, Any]) -> None:
 
 class GameHostWorker:
     """Mixed into channels' Worker by our ``runworker``: before listening, a worker
-    aborts the games its shards left running, then beats their heartbeat."""
+    aborts the games its shards left running, then beats their heartbeat. Its host
+    takes the messages that only queue on a table straight from the layer."""
 
     async def handle(self):
         from games import services
 
         shards = [n for n in map(shard_of_channel, self.channels) if n is not None]
+        if GameHostConsumer.host is None:
+            GameHostConsumer.host = GameHost()
+        attach = getattr(GameHostConsumer.host.layer, "attach", None)
+        if attach is not None:
+            for channel in self.channels:
+                if shard_of_channel(channel) is not None:
+                    attach(channel, GameHostConsumer.host.dispatch, DIRECT_TYPES)
         if shards:
             await database_sync_to_async(services.games_reconcile)(
                 shards=shards, reason=RESTART_REASON, started_before=PROCESS_STARTED
