@@ -79,6 +79,17 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # Each test starts as a fresh process does: no sessions or lobby rows cached
+    # from an earlier test's database, which was rolled back.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def make_table(db):
     """Open a TetriWar table hosted by ``player`` (a PlayerRef)."""

@@ -132,6 +132,15 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": EMBEDDED_CHANNEL_LAYER}
 
+# The cache holds sessions (read on every request, falling back to the database)
+# and rendered lobby rows. One process: its own memory. Several: the shared Redis,
+# so that a change made through one process is seen by all.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

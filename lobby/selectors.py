@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,12 @@ from games.registry import GAMES, get_game
 from lobby.models import Seat, Table, Watcher
 
 ROW_CACHE_SECONDS = 600
+# The lobby's list, cached per version of the lobby: every change to a table, its
+# seats or its watchers broadcasts a new row and draws a new version (broadcast.py).
+# The version is a random token, so a version evicted from the cache can never
+# bring back a list cached under an earlier one.
+LOBBY_VERSION_KEY = "lobby-version"
+LOBBY_ROWS_SECONDS = 60
 
 
 def lobby_tables(game: str | None = None) -> QuerySet[Table]:
@@ -30,6 +37,22 @@ def lobby_tables(game: str | None = None) -> QuerySet[Table]:
     if game in GAMES:
         tables = tables.filter(game=game)
     return tables
+
+
+def lobby_changed() -> None:
+    """A table, its seats or its watchers changed: every cached lobby list is stale."""
+    cache.set(LOBBY_VERSION_KEY, uuid.uuid4().hex, None)
+
+
+def lobby_rows(game: str | None = None) -> list[str]:
+    """The rows of the lobby (of one game, or all), rendered at most once per version."""
+    version = cache.get_or_set(LOBBY_VERSION_KEY, lambda: uuid.uuid4().hex, None)
+    key = f"lobby-rows:{game or ''}:{version}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = [row_html(t) for t in lobby_tables(game)]
+        cache.set(key, rows, LOBBY_ROWS_SECONDS)
+    return rows
 
 
 def spectator_count(table: Table) -> int:

@@ -28,7 +28,7 @@ def index(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game")
     if game not in GAMES:
         game = None
-    rows = [selectors.row_html(t) for t in selectors.lobby_tables(game)]
+    rows = selectors.lobby_rows(game)
     return render(
         request,
         "lobby/index.html",

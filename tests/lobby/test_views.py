@@ -9,6 +9,26 @@ from tests.personas import ref
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
+def test_the_lobby_list_is_rendered_once_per_change(client, host, opponent, make_table, django_assert_num_queries,
+                                                    django_capture_on_commit_callbacks):
+    from lobby import services
+
+    table = make_table(ref(host))
+    client.get(reverse("lobby:index"))  # renders and caches the list
+    with django_assert_num_queries(0):
+        from lobby.selectors import lobby_rows
+
+        cached = lobby_rows()
+    assert len(cached) == 1 and "1/2" in cached[0]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    assert "2/2" in client.get(reverse("lobby:index")).content.decode()
+
+    services.table_close(table_id=table.pk, reason="Moderation")  # not committed yet: seen at once too
+    assert "hostess&#x27;s table" not in client.get(reverse("lobby:index")).content.decode()
+
+
 def create_post(**overrides):
     data = {
         "name": "Friday blocks", "stake": "0",
