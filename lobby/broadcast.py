@@ -31,21 +31,21 @@ def user_group(user_id: int) -> str:
 
 
 def table_changed(table_id: int, *, created: bool = False) -> None:
-    _lobby_changed()  # now, for this transaction's own reads, and again once committed
+    _lobby_changed(table_id)  # now, for this transaction's own reads, and again once committed
     transaction.on_commit(lambda: _send_table_changed(table_id, created))
 
 
 def watchers_changed(table_id: int) -> None:
     """Somebody opened or closed a table page: only the spectator count changed,
     which is the same for everybody, so it is rendered once."""
-    _lobby_changed()
+    _lobby_changed(table_id)
     transaction.on_commit(lambda: _send_watchers_changed(table_id))
 
 
-def _lobby_changed() -> None:
+def _lobby_changed(table_id: int) -> None:
     from lobby.selectors import lobby_changed
 
-    lobby_changed()
+    lobby_changed(table_id)
 
 
 def user_banned(user_id: int) -> None:
@@ -72,7 +72,7 @@ def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | N
 
 
 def _send_table_changed(table_id: int, created: bool) -> None:
-    _lobby_changed()
+    _lobby_changed(table_id)
     layer = get_channel_layer()
     send = async_to_sync(layer.group_send)
     game, html = lobby_row_fragment(table_id, created=created)
@@ -125,7 +125,7 @@ def _send_watchers_changed(table_id: int) -> None:
     from lobby.models import Table
     from lobby.selectors import spectator_count
 
-    _lobby_changed()
+    _lobby_changed(table_id)
     table = Table.objects.prefetch_related("seats", "watchers").filter(pk=table_id).first()
     if table is None:
         return

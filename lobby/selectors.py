@@ -39,9 +39,12 @@ def lobby_tables(game: str | None = None) -> QuerySet[Table]:
     return tables
 
 
-def lobby_changed() -> None:
-    """A table, its seats or its watchers changed: every cached lobby list is stale."""
+def lobby_changed(table_id: int | None = None) -> None:
+    """A table, its seats or its watchers changed: every cached lobby list is
+    stale, and so is that table's cached page data."""
     cache.set(LOBBY_VERSION_KEY, uuid.uuid4().hex, None)
+    if table_id is not None:
+        cache.set(f"table-version:{table_id}", uuid.uuid4().hex, None)
 
 
 def lobby_rows(game: str | None = None) -> list[str]:
@@ -110,11 +113,16 @@ def row_html(table: Table) -> str:
 
 
 def table_for_page(table_id: int) -> Table | None:
-    return (
-        Table.objects.filter(pk=table_id)
-        .prefetch_related("seats", "watchers")
-        .first()
-    )
+    """A table with its seats and watchers, as its page and seat panel show it:
+    read from the database once per version of the table (see ``lobby_changed``)."""
+    version = cache.get_or_set(f"table-version:{table_id}", lambda: uuid.uuid4().hex, None)
+    key = f"table-page:{table_id}:{version}"
+    table = cache.get(key)
+    if table is None:
+        table = Table.objects.filter(pk=table_id).prefetch_related("seats", "watchers").first()
+        if table is not None:
+            cache.set(key, table, LOBBY_ROWS_SECONDS)
+    return table
 
 
 def row_context(table: Table) -> dict:

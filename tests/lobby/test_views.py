@@ -29,6 +29,25 @@ def test_the_lobby_list_is_rendered_once_per_change(client, host, opponent, make
     assert "hostess&#x27;s table" not in client.get(reverse("lobby:index")).content.decode()
 
 
+def test_a_table_page_is_read_once_per_change_of_its_table(client, host, opponent, outsider, make_table,
+                                                           django_assert_num_queries):
+    from lobby import services
+    from lobby.selectors import table_for_page
+
+    table = make_table(ref(host))
+    client.force_login(outsider)
+    url = reverse("lobby:table", args=[table.pk])
+    assert "Sit here" in client.get(url).content.decode()
+    with django_assert_num_queries(0):
+        table_for_page(table.pk)
+
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    page = client.get(url).content.decode()
+    assert "opponent" in page and "Sit here" not in page
+    services.watcher_add(table_id=table.pk, channel_name="specific.x", player=None)
+    assert 'id="spectator-count">1<' in client.get(url).content.decode().replace('" hx-swap-oob="true"', '"')
+
+
 def create_post(**overrides):
     data = {
         "name": "Friday blocks", "stake": "0",
