@@ -153,7 +153,54 @@ class PubSubChannelLayer(DirectDelivery, RedisPubSubChannelLayer):
 
 
 class DirectShardConnection(RedisSingleShardConnection):
+    """One Redis connection of the layer. It publishes through an outbox: what is
+    published while an earlier batch is on its way goes out together, in one
+    pipeline (one write and one round trip), in order. A publisher still waits
+    until its own message is on Redis, and sees its error if it failed."""
+
     channel_layer: RedisPubSubLoopLayer
+
+    def __init__(self, host, channel_layer) -> None:
+        super().__init__(host, channel_layer)
+        self._outbox: list[tuple[str, bytes, asyncio.Future]] = []
+        self._sender: asyncio.Task | None = None
+
+    async def publish(self, channel, message):
+        done = asyncio.get_running_loop().create_future()
+        self._outbox.append((channel, message, done))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.ensure_future(self._send_outbox())
+        await done
+
+    async def _send_outbox(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self._lock:
+                    self._ensure_redis()
+                    pipe = self._redis.pipeline(transaction=False)
+                    for channel, message, _ in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+            except BaseException as err:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_exception(err)
+                if isinstance(err, asyncio.CancelledError):
+                    raise
+            else:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+    async def flush(self):
+        if self._sender is not None:
+            self._sender.cancel()
+            self._sender = None
+        for *_, done in self._outbox:
+            done.cancel()
+        self._outbox = []
+        await super().flush()
 
     async def _do_receiving(self):
         while True:

@@ -54,3 +54,18 @@ async def test_group_messages_reach_attached_handlers_and_the_rest_queues(layer)
     await layer.group_send("table-9", {"type": "game.fragment", "html": "<b>2</b>"})
     assert (await asyncio.wait_for(layer.receive(attached), 5))["html"] == "<b>2</b>"
     assert len(seen) == 1
+
+
+async def test_messages_published_together_arrive_in_order(layer):
+    seen: list[int] = []
+
+    async def handler(message):
+        seen.append(message["n"])
+
+    channel = await layer.new_channel()
+    layer.attach(channel, handler, ["game.fragment"])
+    # Sent at once: they leave in one or a few pipelines, and each sender is
+    # answered only once its message is on Redis.
+    await asyncio.gather(*(layer.send(channel, {"type": "game.fragment", "n": n}) for n in range(200)))
+    await wait_for(lambda: len(seen) == 200)
+    assert seen == list(range(200))
