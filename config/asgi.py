@@ -1,16 +1,21 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-Django is initialised before anything imports models (the routing does).
+Django is initialised before anything imports models (the routing does). Pages
+go through Django's ASGI handler with pooled request threads (config/handlers.py).
 """
 
 from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.handlers import PooledThreadASGIHandler  # noqa: E402
+
+django_asgi_app = PooledThreadASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -161,3 +161,10 @@ def test_expired_form_gets_the_csrf_page(db):
     response = strict.post(reverse("guest"), {"name": "Blocky"})
     assert response.status_code == 403
     assert "That form has expired" in response.content.decode()
+
+
+def test_healthz_answers_without_touching_the_database(db, client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/healthz")
+    assert response.status_code == 200 and response.content == b"ok\n"
+    assert client.post("/healthz").status_code == 405
