@@ -21,7 +21,7 @@ class LobbyConsumer(SiteConsumer):
         await self.accept()
 
     async def lobby_fragment(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
+        await self.relay(event["html"])
 
 
 FRAME_CONTROL_KEYS = {"seq", "table", "action"}
@@ -109,13 +109,13 @@ class TableConsumer(SiteConsumer):
         role = str(self.seat) if self.seat else ("viewer" if player else "anon")
         html = event["variants"].get(role)
         if html:
-            await self.send(text_data=html)
+            await self.relay(html)
 
     async def game_fragment(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
+        await self.relay(event["html"])
 
     async def table_fragment(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
+        await self.relay(event["html"])
 
 
 class NotFoundConsumer(SiteConsumer):

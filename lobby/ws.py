@@ -105,6 +105,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
             return
         self.player = player_from_scope(self.scope)
         self.limiter = RateLimiter(settings.SITE_RULES["WS_MAX_FRAMES_PER_SECOND"])
+        self.max_frame_bytes = settings.SITE_RULES["WS_MAX_FRAME_BYTES"]
         self.flood_warned_at = 0.0
         self.groups_joined: list[str] = []
         attach = getattr(self.channel_layer, "attach", None)
@@ -149,7 +150,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
             raise ClientError("FLOOD", "Too many messages: some were ignored. Slow down.")
         if bytes_data is not None or text_data is None:
             raise ClientError("BAD_FRAME", "Frames must be JSON text.")
-        if len(text_data) > settings.SITE_RULES["WS_MAX_FRAME_BYTES"]:
+        if len(text_data) > self.max_frame_bytes:
             raise ClientError("FRAME_TOO_LARGE", "That message is too large.")
         try:
             frame = json.loads(text_data)
@@ -162,6 +163,10 @@ class SiteConsumer(AsyncWebsocketConsumer):
 
     async def handle_frame(self, frame: dict[str, Any]) -> None:
         raise ClientError("READ_ONLY", "This page only listens; use the buttons.")
+
+    async def relay(self, html: str) -> None:
+        """Pass a fragment rendered elsewhere on to this socket, as it is."""
+        await self.base_send({"type": "websocket.send", "text": html})
 
     async def send_error(self, message: str, code: str = "") -> None:
         await self.send(text_data=error_fragment(message, code))
