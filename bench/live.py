@@ -39,7 +39,10 @@ every table's game running to the end of play), summed over every server process
 (Daphnes and workers) from ``/proc``: ``server_cpu_s_per_table_minute`` is user+system
 CPU seconds per table per minute of play, ``server_rss_mb_per_table`` the resident
 memory at the end of the window above a baseline taken once the servers were up (and
-had answered one page each) and before any client connected, per table. The last lines
+had answered one page each) and before any client connected, per table;
+``server_rss_mb_growth_per_minute`` is the least-squares slope of the resident memory,
+sampled every 10 s, over the second half of the window (with ``--cycle`` and a long
+window: does anything leak as games end and start?). The last lines
 are ``tables``, ``p50_ms``, ``p99_ms``, ``bytes_per_update_median``,
 ``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``.
 """
@@ -541,6 +544,7 @@ class Stats:
         self.rss_end_mb = 0.0
         self.tables_running_at_window = 0
         self.connected = 0
+        self.rss_samples: list[tuple[float, float]] = []
         self.connect_retries = 0
         self.connect_s = 0.0
         self.start_s = 0.0
@@ -554,6 +558,24 @@ class Window:
 
     def left(self) -> float | None:
         return None if self.until == INF else max(0.01, self.until - time.perf_counter())
+
+
+RSS_EVERY = 10.0  # seconds between samples of the servers' resident memory
+
+
+def growth_per_minute(samples: list[tuple[float, float]]) -> float | None:
+    """Least-squares slope (MB a minute) of the samples of the second half of the
+    window, once the first games have filled what fills once (imports, caches)."""
+    if not samples:
+        return None
+    half = samples[-1][0] / 2
+    tail = [(t, mb) for t, mb in samples if t >= half]
+    if len(tail) < 3:
+        return None
+    mean_t = sum(t for t, _ in tail) / len(tail)
+    mean_mb = sum(mb for _, mb in tail) / len(tail)
+    slope = sum((t - mean_t) * (mb - mean_mb) for t, mb in tail) / sum((t - mean_t) ** 2 for t, _ in tail)
+    return slope * 60
 
 
 CONNECTING = 16  # WebSocket handshakes in flight at once: a burst of hundreds is refused
@@ -724,7 +746,9 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
         started.set()  # a table that never started: its players stop with the others
     t0, each0, client0 = time.perf_counter(), [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
     window.until = t0 + seconds
-    await asyncio.sleep(seconds)
+    while time.perf_counter() < window.until:  # resident memory every 10 s of play
+        stats.rss_samples.append((time.perf_counter() - t0, rss_mb(pids)))
+        await asyncio.sleep(min(RSS_EVERY, max(0.0, window.until - time.perf_counter())))
     stats.window_s = time.perf_counter() - t0
     stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
     stats.cpu_s = sum(stats.cpu_by_process)
@@ -852,6 +876,12 @@ def main() -> None:
     print(f"client_cpu_s: {stats.client_cpu_s:.2f}")
     print(f"server_rss_mb_baseline: {rss_base:.1f}")
     print(f"server_rss_mb_end: {stats.rss_end_mb:.1f}")
+    if stats.rss_samples:
+        print("server_rss_mb_by_minute: " + " ".join(
+            f"{mb:.1f}" for t, mb in stats.rss_samples if t % 60 < RSS_EVERY / 2 or 60 - t % 60 < RSS_EVERY / 2))
+    slope = growth_per_minute(stats.rss_samples)
+    print(f"server_rss_mb_growth_per_minute: {slope:.2f} (second half of the window)" if slope is not None
+          else "server_rss_mb_growth_per_minute: nan (window too short)")
     print(f"tables: {args.tables}")
     if stats.latencies:
         print(f"p50_ms: {percentile(stats.latencies, 0.50):.2f}")

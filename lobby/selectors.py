@@ -41,10 +41,18 @@ def lobby_tables(game: str | None = None) -> QuerySet[Table]:
 
 def lobby_changed(table_id: int | None = None) -> None:
     """A table, its seats or its watchers changed: every cached lobby list is
-    stale, and so is that table's cached page data."""
+    stale, and so is that table's cached page data. What was cached under the old
+    versions is dropped at once rather than left to expire."""
+    old = cache.get(LOBBY_VERSION_KEY)
     cache.set(LOBBY_VERSION_KEY, uuid.uuid4().hex, None)
+    stale = [f"lobby-rows:{game}:{old}" for game in ("", *GAMES)] if old else []
     if table_id is not None:
+        old_table = cache.get(f"table-version:{table_id}")
         cache.set(f"table-version:{table_id}", uuid.uuid4().hex, None)
+        if old_table:
+            stale.append(f"table-page:{table_id}:{old_table}")
+    if stale:
+        cache.delete_many(stale)
 
 
 def lobby_rows(game: str | None = None) -> list[str]:
