@@ -1,23 +1,27 @@
-"""Django's ASGI handler, with the thread of each request reused, and its
-middleware run synchronously in one hop.
+"""Django's ASGI handler, serving each request in one crossing onto a reused thread.
 
-Django runs the synchronous part of every request (middleware, the view, the ORM)
-on a thread made for that request, and asgiref joins it afterwards from one more new
-thread: two thread starts per page, and a new database connection per page, since
-connections belong to threads. Under load that was a third of the server's time.
+The site's middleware and views are synchronous. Django's ``ASGIHandler`` serves
+such a page with many crossings between the event loop and a thread, each a wake-up
+of the other side:
 
-And under ASGI Django builds the middleware chain async. Django's own middleware
-(``MiddlewareMixin``) then runs each ``process_request`` and ``process_response``
-through ``sync_to_async``, and a sync-only one (WhiteNoise) bounces back to the event
-loop: a page crossed between the loop and its thread many times. The site's
-middleware and views are all synchronous, so this handler builds the synchronous
-chain, as under WSGI, and runs it whole on the request's thread: one crossing.
+- it makes a thread for every request (``ThreadSensitiveContext``), and asgiref joins
+  it afterwards from one more new thread: two thread starts per page, and a new
+  database connection per page, since connections belong to threads;
+- it builds the middleware chain async, so Django's own middleware
+  (``MiddlewareMixin``) runs each ``process_request`` and ``process_response`` through
+  ``sync_to_async``, and a sync-only one (WhiteNoise) bounces back to the loop;
+- it sends ``request_started`` and closes the response (``request_finished``) in
+  crossings of their own.
 
-Here a request borrows a one-thread executor from a pool and gives it back when it
-is done. Isolation stays as Django has it (a thread runs one request at a time, and
-concurrent requests get threads of their own: the pool grows to the highest number
-of requests in flight at once), but the threads, and their database connections
-(``CONN_MAX_AGE``), are kept.
+This handler builds the synchronous chain, as under WSGI, and runs everything that
+is synchronous (the signal, the request, the chain, and the close of a response held
+in memory) on the request's thread in one call; the event loop reads the body and
+sends the response. A request borrows a one-thread executor from a pool and gives it
+back when done: isolation stays as Django has it (a thread serves one request at a
+time, and concurrent requests get threads of their own; the pool grows to the
+highest number of requests in flight at once), but threads and their database
+connections (``CONN_MAX_AGE``) are kept. A streamed response (a static file) is
+closed after it is sent, as Django does.
 """
 
 from __future__ import annotations
@@ -25,7 +29,12 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.http.response import HttpResponseBase
+from django.urls import set_script_prefix
 
 
 class PooledThreadASGIHandler(ASGIHandler):
@@ -41,9 +50,6 @@ class PooledThreadASGIHandler(ASGIHandler):
         self.threads += 1
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"request-{self.threads}")
 
-    async def get_response_async(self, request):
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
-
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
@@ -55,3 +61,31 @@ class PooledThreadASGIHandler(ASGIHandler):
             # Back to the pool even if the request was cancelled while its view
             # still runs: the next request on this thread then waits its turn.
             self.idle.append(executor)
+
+    async def handle(self, scope, receive, send):
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            set_script_prefix(get_script_prefix(scope))
+            response = await sync_to_async(self.respond, thread_sensitive=True)(scope, body_file)
+            try:
+                await self.send_response(response, send)
+            finally:
+                if response.streaming:
+                    await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def respond(self, scope, body_file) -> HttpResponseBase:
+        """Everything synchronous about one request, on its thread."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        response = error_response if request is None else self.get_response(request)
+        response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size  # the server chunks it again
+        if not response.streaming:
+            response.close()  # request_finished; its body is in memory, sent next
+        return response
