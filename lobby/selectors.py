@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from accounts.identity import PlayerRef
+from games.context_processors import site_urls
 from games.core.ranking import shared_ip
 from games.models import Game
 from games.registry import GAMES, get_game
@@ -181,6 +184,31 @@ def start_problem(table: Table, seats: list[Seat]) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def game_links() -> list[dict[str, Any]]:
+    """Each game with the URLs of the lobby's buttons for it, reversed once."""
+    return [
+        {
+            "spec": spec,
+            "create": reverse("lobby:create", args=[spec.slug]),
+            "practice": reverse("lobby:practice", args=[spec.slug]),
+            "filter": f"{reverse('lobby:index')}?game={spec.slug}",
+        }
+        for spec in GAMES.values()
+    ]
+
+
+TABLE_ACTIONS = ("sit", "stand", "ready", "start", "bot_add", "bot_remove")
+
+
+@lru_cache(maxsize=1024)
+def table_urls(table_id: int) -> dict[str, str]:
+    """The URLs of a table's buttons: reversed once, not once per button and page."""
+    urls = {action: reverse(f"lobby:{action}", args=[table_id]) for action in TABLE_ACTIONS}
+    urls["page"] = reverse("lobby:table", args=[table_id])
+    return urls
+
+
 def table_page_context(table: Table, player) -> dict[str, Any]:
     seats = list(table.seats.all())
     pot = 0
@@ -205,5 +233,7 @@ def table_page_context(table: Table, player) -> dict[str, Any]:
         "pot": pot,
         "shared_ip": table.is_competitive and shared_ip([s.ip for s in seats]),
         "player": player,
+        "urls": table_urls(table.pk),
+        "site_urls": site_urls(),  # also when rendered for a socket, without a request
         "oob": True,
     }

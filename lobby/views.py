@@ -32,7 +32,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "lobby/index.html",
-        {"rows": rows, "game_filter": game, "games": list(GAMES.values())},
+        {"rows": rows, "game_filter": game, "game_links": selectors.game_links()},
     )
 
 
