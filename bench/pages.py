@@ -1,13 +1,17 @@
 """HTTP throughput and latency of the lobby and table pages against a real server.
 
     python bench/pages.py [--seconds S] [--concurrency C] [--tables N] [--warmup W] [--seed S]
+                          [--rate R]
 
 Starts one Daphne process on the embedded default (SQLite in a temporary file, the
 in-memory channel layer, DEBUG off, static files collected into a temporary
 STATIC_ROOT, the environment of ``bench/live.py``) with N open TetriWar tables of
 four seats, two of them taken. C visitors, each one keep-alive HTTP/1.1 connection
 over loopback, loop GET requests back to back for S seconds (after W seconds of
-warm-up that are not counted): 30 % ``/lobby/`` and 70 % ``/lobby/table/<id>/`` at a
+warm-up that are not counted), which measures how many the server can answer; with
+``--rate R`` they offer R requests a second in all instead (Poisson arrivals, R/C per
+visitor), which measures the latency at that load: 30 % ``/lobby/`` and 70 %
+``/lobby/table/<id>/`` at a
 random one of the N tables. Half the visitors are anonymous, half carry the session
 cookie of a logged-in user (sessions written to the database before the server
 starts; most of these users hold a seat somewhere); every visitor keeps the cookies
@@ -20,7 +24,8 @@ its own CPU (``client_cpu_percent``) next to the server's (``server_cpu_percent`
 
 Only 200 responses count as successes; anything else (another status, a reset or
 timed-out connection) is an error. Latency is measured client-side from the request
-written to the last byte of the body read. If ``wrk`` is installed it is also run
+written (with ``--rate``: from when it was due, so a slow answer also counts against
+the requests queued behind it) to the last byte of the body read. If ``wrk`` is installed it is also run
 against each page for comparison (the Python client's figures are the headline).
 
 Prints ``name: value`` lines; the last two are ``p99_ms`` (all pages) and the headline
@@ -167,8 +172,12 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bytes
     return status, head, body, CLOSE.search(head) is not None
 
 
-async def visitor(port, cookie, kind, tables, rng, until, stats: Stats) -> None:
+async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: float = 0.0) -> None:
+    """Requests back to back (closed loop); or, with ``rate``, at Poisson arrivals of
+    that many a second, each timed from when it was due, so that a slow answer also
+    counts against the requests it held up (open loop, as wrk2 does)."""
     jar: dict[bytes, bytes] = {}
+    due = time.perf_counter() + (rng.expovariate(rate) if rate else 0.0)
     if cookie:
         name, value = cookie.encode().split(b"=", 1)
         jar[name] = value
@@ -185,12 +194,17 @@ async def visitor(port, cookie, kind, tables, rng, until, stats: Stats) -> None:
             + (b"Cookie: " + cookies + b"\r\n" if cookies else b"")
             + b"\r\n"
         )
+        if rate:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            if time.perf_counter() >= until:
+                break
         recording = stats.recording
         try:
             if conn is None:
                 conn = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), TIMEOUT)
             reader, writer = conn
-            started = time.perf_counter()
+            started = due if rate else time.perf_counter()
+            due += rng.expovariate(rate) if rate else 0.0
             writer.write(request)
             status, head, body, close = await asyncio.wait_for(read_response(reader), TIMEOUT)
             elapsed = (time.perf_counter() - started) * 1000
@@ -229,7 +243,7 @@ def client_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def drive(port, tables, cookies, concurrency, seconds, warmup, seed, server_pid):
+async def drive(port, tables, cookies, concurrency, seconds, warmup, seed, server_pid, rate=0.0):
     stats = Stats()
     rng = random.Random(seed)
     logged_in = cookies[:]
@@ -241,7 +255,7 @@ async def drive(port, tables, cookies, concurrency, seconds, warmup, seed, serve
         kind = "anon" if i % 2 == 0 else "user"
         cookie = logged_in[(i // 2) % len(logged_in)] if kind == "user" else None
         tasks.append(asyncio.create_task(
-            visitor(port, cookie, kind, tables, random.Random(rng.random()), until, stats)))
+            visitor(port, cookie, kind, tables, random.Random(rng.random()), until, stats, rate / concurrency)))
     await asyncio.sleep(warmup)
     stats.recording = True
     t0, server0, client0 = time.perf_counter(), cpu_seconds(server_pid), client_cpu_seconds()
@@ -316,6 +330,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of load before measuring")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="open loop: offer this many requests a second in all (default: back to back)")
     parser.add_argument("--no-wrk", action="store_true", help="skip wrk even if it is installed")
     parser.add_argument("--keep", action="store_true", help="keep the server's database and log")
     args = parser.parse_args()
@@ -335,7 +351,7 @@ def main() -> None:
     try:
         wait_ready(port, server)
         stats, measured = asyncio.run(drive(
-            port, tables, cookies, args.concurrency, args.seconds, args.warmup, args.seed, server.pid))
+            port, tables, cookies, args.concurrency, args.seconds, args.warmup, args.seed, server.pid, args.rate))
         if not args.no_wrk:
             wrk_lines = run_wrk(port, tables[0], cookies[0], args.concurrency, min(args.seconds, 10))
     except BaseException:
@@ -360,6 +376,7 @@ def main() -> None:
     every = [ms for values in stats.latencies.values() for ms in values]
     print(f"tables: {args.tables}")
     print(f"concurrency: {args.concurrency}")
+    print(f"offered_requests_per_s: {args.rate:.0f}" if args.rate else "offered_requests_per_s: as fast as answered")
     print(f"seconds: {seconds:.2f}")
     print(f"requests: {len(every)}")
     print(f"errors: {stats.errors()}")

@@ -6,6 +6,7 @@ go through Django's ASGI handler with pooled request threads (config/handlers.py
 
 from __future__ import annotations
 
+import gc
 import os
 
 import django
@@ -38,3 +39,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far (Django, the URLconf, the consumers) lives as long as
+# the process: move it out of the collector's sight, so that the full collections that
+# requests and games set off walk only what they made (shorter pauses in the tail of
+# page and fragment latencies).
+gc.collect()
+gc.freeze()
