@@ -26,7 +26,8 @@ Only 200 responses count as successes; anything else (another status, a reset or
 timed-out connection) is an error. Latency is measured client-side from the request
 written (with ``--rate``: from when it was due, so a slow answer also counts against
 the requests queued behind it) to the last byte of the body read. If ``wrk`` is installed it is also run
-against each page for comparison (the Python client's figures are the headline).
+against each page for comparison (the Python client's figures are the headline), and
+against ``/healthz``, a view that does nothing: what Django and Daphne cost alone.
 
 Prints ``name: value`` lines; the last two are ``p99_ms`` (all pages) and the headline
 ``requests_per_s`` (200 responses a second).
@@ -284,6 +285,8 @@ def run_wrk(port: int, table_id: int, cookie: str, concurrency: int, seconds: fl
         ("lobby", "/lobby/", []),
         ("table", f"/lobby/table/{table_id}/", []),
         ("table_user", f"/lobby/table/{table_id}/", ["-H", f"Cookie: {cookie}"]),
+        # Django and Daphne alone: the full middleware, a view that does nothing
+        ("healthz", "/healthz", []),
     ]
     for name, path, extra in runs:
         out = subprocess.run(
