@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -58,15 +59,22 @@ def lobby_changed(table_id: int | None = None) -> None:
         cache.delete_many(stale)
 
 
+def _per_version(version_key: str, key: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, cached under the current version read from ``version_key``
+    (None is not cached: a table that does not exist may be created)."""
+    version = cache.get_or_set(version_key, lambda: uuid.uuid4().hex, None)
+    key = f"{key}:{version}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        if value is not None:
+            cache.set(key, value, LOBBY_ROWS_SECONDS)
+    return value
+
+
 def lobby_rows(game: str | None = None) -> list[str]:
     """The rows of the lobby (of one game, or all), rendered at most once per version."""
-    version = cache.get_or_set(LOBBY_VERSION_KEY, lambda: uuid.uuid4().hex, None)
-    key = f"lobby-rows:{game or ''}:{version}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = [row_html(t) for t in lobby_tables(game)]
-        cache.set(key, rows, LOBBY_ROWS_SECONDS)
-    return rows
+    return _per_version(LOBBY_VERSION_KEY, f"lobby-rows:{game or ''}", lambda: [row_html(t) for t in lobby_tables(game)])
 
 
 def spectator_count(table: Table) -> int:
@@ -126,14 +134,10 @@ def row_html(table: Table) -> str:
 def table_for_page(table_id: int) -> Table | None:
     """A table with its seats and watchers, as its page and seat panel show it:
     read from the database once per version of the table (see ``lobby_changed``)."""
-    version = cache.get_or_set(f"table-version:{table_id}", lambda: uuid.uuid4().hex, None)
-    key = f"table-page:{table_id}:{version}"
-    table = cache.get(key)
-    if table is None:
-        table = Table.objects.filter(pk=table_id).prefetch_related("seats", "watchers").first()
-        if table is not None:
-            cache.set(key, table, LOBBY_ROWS_SECONDS)
-    return table
+    return _per_version(
+        f"table-version:{table_id}", f"table-page:{table_id}",
+        lambda: Table.objects.filter(pk=table_id).prefetch_related("seats", "watchers").first(),
+    )
 
 
 def row_context(table: Table) -> dict:
