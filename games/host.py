@@ -46,9 +46,11 @@ RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfe
 HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
 HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, the shard's games are dead
 QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BUSY
-# Messages the host handles without waiting (they only queue on a table): on the
-# embedded layer they reach it in the sender's task, with no hop (config/layers.py).
-DIRECT_TYPES = ("host.intent", "host.sync", "host.gone", "host.forfeit", "host.abort", "host.tick")
+# Intents, the hot path, reach the host in the sender's task (config/layers.py): they
+# only queue on their table, or are refused if it has none. Everything else keeps the
+# host channel's order behind "host.start", which waits on the database: an abort or a
+# sync sent as a game starts must find its table.
+DIRECT_TYPES = ("host.intent",)
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
 # When this process started: games still marked running that began earlier were
 # hosted by a process that is gone.

@@ -75,9 +75,11 @@ class SiteConsumer(AsyncWebsocketConsumer):
     validates frames before ``handle_frame`` sees them."""
 
     player: PlayerRef | None = None
-    # Message types whose handlers only relay to the socket and never wait: on the
-    # embedded layer they are handed over in the sender's task (config/layers.py).
-    relayed: tuple[str, ...] = ("game.fragment", "table.fragment", "table.changed", "lobby.fragment")
+    # Message types whose handlers only relay to the socket and never wait: the layer
+    # may hand them over in the sender's task (config/layers.py). Not "table.changed":
+    # it also sets this socket's seat, which must stay in order with the consumer's
+    # own reads of it (on connect), so it takes the consumer's queue.
+    relayed: tuple[str, ...] = ("game.fragment", "table.fragment", "lobby.fragment")
 
     async def __call__(self, scope, receive, send):
         try:
