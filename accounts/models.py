@@ -2,7 +2,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
+
+from accounts.caching import user_changed
 
 # TetriWar's keys (RULES.md §1), as KeyboardEvent.key values. A player may remap
 # them; the stored bindings are merged over these defaults.
@@ -32,8 +35,24 @@ KEY_ACTION_LABELS: dict[str, str] = {
 }
 
 
+class UserQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        """Every bulk change of users also retires their cached copies (accounts/caching.py)."""
+        ids = list(self.values_list("pk", flat=True))
+        count = super().update(**kwargs)
+        for pk in ids:
+            user_changed(pk)
+        return count
+
+
+class UserManager(DjangoUserManager.from_queryset(UserQuerySet)):
+    pass
+
+
 class User(AbstractUser):
     """A player account. ``chips`` is a cache of the ledger's running balance."""
+
+    objects = UserManager()
 
     chips = models.PositiveIntegerField(default=0)
     key_bindings = models.JSONField(default=dict, blank=True)

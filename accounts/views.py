@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -32,7 +33,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(request, f"Welcome, {user.username}! You start with {user.chips} chips.")
         return redirect(_safe_next(request, "lobby:index"))
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)

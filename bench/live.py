@@ -292,7 +292,7 @@ def prepare(tables: int, env: dict[str, str]) -> list[dict]:
             user = User.objects.create_user(f"bench{t}_{s}", password="bench-pass-123")
             store = SessionStore()
             store[SESSION_KEY] = str(user.pk)
-            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
             store[HASH_SESSION_KEY] = user.get_session_auth_hash()
             store.create()
             cookies.append(f"{settings.SESSION_COOKIE_NAME}={store.session_key}")

@@ -109,7 +109,7 @@ def prepare(tables: int, db_path: str, port: int) -> tuple[list[int], list[str]]
         user = User.objects.create_user(name, password="bench-pass-123")
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         return user, f"{settings.SESSION_COOKIE_NAME}={store.session_key}"

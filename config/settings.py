@@ -141,6 +141,8 @@ else:
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_USER_MODEL = "accounts.User"
+# Django's ModelBackend, with the user of a session read through the cache.
+AUTHENTICATION_BACKENDS = ["accounts.backends.CachedModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
