@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -14,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts.identity import PlayerRef
+from config.versioned import cached_per_version, new_version
 from games.context_processors import site_urls
 from games.core.ranking import shared_ip
 from games.models import Game
@@ -21,10 +20,9 @@ from games.registry import GAMES, get_game
 from lobby.models import Seat, Table, Watcher
 
 ROW_CACHE_SECONDS = 600
-# The lobby's list, cached per version of the lobby: every change to a table, its
-# seats or its watchers broadcasts a new row and draws a new version (broadcast.py).
-# The version is a random token, so a version evicted from the cache can never
-# bring back a list cached under an earlier one.
+# The lobby's list, cached per version of the lobby (config/versioned.py): every
+# change to a table, its seats or its watchers broadcasts a new row and draws a new
+# version (broadcast.py).
 LOBBY_VERSION_KEY = "lobby-version"
 LOBBY_ROWS_SECONDS = 60
 
@@ -48,33 +46,23 @@ def lobby_changed(table_id: int | None = None) -> None:
     stale, and so is that table's cached page data. What was cached under the old
     versions is dropped at once rather than left to expire."""
     old = cache.get(LOBBY_VERSION_KEY)
-    cache.set(LOBBY_VERSION_KEY, uuid.uuid4().hex, None)
+    new_version(LOBBY_VERSION_KEY)
     stale = [f"lobby-rows:{game}:{old}" for game in ("", *GAMES)] if old else []
     if table_id is not None:
         old_table = cache.get(f"table-version:{table_id}")
-        cache.set(f"table-version:{table_id}", uuid.uuid4().hex, None)
+        new_version(f"table-version:{table_id}")
         if old_table:
             stale.append(f"table-page:{table_id}:{old_table}")
     if stale:
         cache.delete_many(stale)
 
 
-def _per_version(version_key: str, key: str, compute: Callable[[], Any]) -> Any:
-    """``compute()``, cached under the current version read from ``version_key``
-    (None is not cached: a table that does not exist may be created)."""
-    version = cache.get_or_set(version_key, lambda: uuid.uuid4().hex, None)
-    key = f"{key}:{version}"
-    value = cache.get(key)
-    if value is None:
-        value = compute()
-        if value is not None:
-            cache.set(key, value, LOBBY_ROWS_SECONDS)
-    return value
-
-
 def lobby_rows(game: str | None = None) -> list[str]:
     """The rows of the lobby (of one game, or all), rendered at most once per version."""
-    return _per_version(LOBBY_VERSION_KEY, f"lobby-rows:{game or ''}", lambda: [row_html(t) for t in lobby_tables(game)])
+    return cached_per_version(
+        LOBBY_VERSION_KEY, f"lobby-rows:{game or ''}", lambda: [row_html(t) for t in lobby_tables(game)],
+        LOBBY_ROWS_SECONDS,
+    )
 
 
 def spectator_count(table: Table) -> int:
@@ -134,9 +122,10 @@ def row_html(table: Table) -> str:
 def table_for_page(table_id: int) -> Table | None:
     """A table with its seats and watchers, as its page and seat panel show it:
     read from the database once per version of the table (see ``lobby_changed``)."""
-    return _per_version(
+    return cached_per_version(
         f"table-version:{table_id}", f"table-page:{table_id}",
         lambda: Table.objects.filter(pk=table_id).prefetch_related("seats", "watchers").first(),
+        LOBBY_ROWS_SECONDS,
     )
 
 
