@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from games.core.log import InputLog
 from games.core.protocol import Event, IllegalIntent, InvalidOptions
 from games.core.rng import stream, weighted_choice
 from games.tetriwar import constants as C
@@ -98,7 +99,7 @@ class Game:
         self.end = now + options.minutes * 60
         self.now = now
         self.finished = False
-        self.log: list[tuple[float, int, str]] = []
+        self.log = InputLog()
         self._pending: list[Event] = []
         self.players: dict[int, Player] = {}
         for seat in self.seats:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from games.core.log import InputLog
 from games.core.protocol import Event, IllegalIntent, InvalidOptions, OptionsMixin
 from games.core.rng import stream
 from games.viertris import constants as C
@@ -400,7 +401,7 @@ class Game:
         self.scores: dict[int, int] = {seat: 0 for seat in self.seats}
         self.left: dict[int, float] = {}  # seat -> when the player left
         self.moves = 0  # moves played, timeouts included
-        self.log: list[tuple[float, int, str]] = []
+        self.log = InputLog()
         self._clock = _Clock(self.seats[0], now)
         self._pending: list[Event] = []  # clock events of a refused intent, reported next
 

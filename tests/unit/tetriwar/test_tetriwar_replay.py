@@ -52,4 +52,4 @@ def test_a_replay_equals_the_original_at_any_moment():
 def test_the_log_holds_plain_json_values():
     game = Game(Options(), 1, [1], 0.0)
     game.apply(1, Bot(random.Random(1)).choose(game, 1), 0.5)
-    assert json.loads(json.dumps(game.log)) == [list(entry) for entry in game.log]
+    assert json.loads(json.dumps(list(game.log))) == [list(entry) for entry in game.log]

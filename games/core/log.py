@@ -1,0 +1,75 @@
+"""The input log of a game, kept compact: what a replay needs, 11 bytes an entry.
+
+A live TetriWar table logs every key of four players for up to 90 minutes; as a list
+of ``(time, seat, text)`` tuples that is about 100 bytes an entry, more than the rest
+of the game together. Here the times are an ``array('d')`` (exact doubles, so a replay
+sees the very same floats), the seats bytes, and each text a number into this log's
+own short list of the distinct texts it has seen ("left", "drop:3", "forfeit"...).
+
+It reads like a list of tuples: ``len``, iteration, indexing and slicing give
+``(time, seat, text)`` tuples, and it equals any sequence of the same entries.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+Entry = tuple[float, int, str]
+
+
+class InputLog(Sequence[Entry]):
+    __slots__ = ("_times", "_seats", "_codes", "_texts", "_code_of")
+
+    def __init__(self, entries: Sequence[Sequence] = ()) -> None:
+        self._times = array("d")
+        self._seats = bytearray()
+        self._codes = array("H")
+        self._texts: list[str] = []
+        self._code_of: dict[str, int] = {}
+        for t, seat, text in entries:
+            self.append((t, seat, text))
+
+    def append(self, entry: Entry) -> None:
+        t, seat, text = entry
+        if not 0 <= seat <= 255:
+            raise ValueError(f"a seat is a number from 0 to 255, not {seat!r}")
+        code = self._code_of.get(text)
+        if code is None:
+            if len(self._texts) == 65_536:
+                raise OverflowError("a log holds at most 65,536 different intents")
+            code = self._code_of[text] = len(self._texts)
+            self._texts.append(text)
+        self._times.append(t)
+        self._seats.append(seat)
+        self._codes.append(code)
+
+    def __len__(self) -> int:
+        return len(self._times)
+
+    def __iter__(self) -> Iterator[Entry]:
+        texts = self._texts
+        for t, seat, code in zip(self._times, self._seats, self._codes, strict=True):
+            yield t, seat, texts[code]
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Entry]: ...
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return self._times[index], self._seats[index], self._texts[self._codes[index]]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, InputLog | list | tuple):
+            return len(self) == len(other) and all(a == tuple(b) for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __repr__(self) -> str:
+        return f"InputLog({list(self)!r})"
