@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from django.template.loader import render_to_string
 
+from games.core.log import Rows
 from games.core.protocol import IllegalIntent
 
 
@@ -145,7 +146,7 @@ class LiveGameBase:
                 for s in game.results()
             ],
             "players": {str(seat): self.player_stats(seat) for seat in self.seats},
-            "log": [[round(t - self.start, 4), seat, text] for t, seat, text in game.log],
+            "log": Rows(game.log, self.start),
             "end": round(game.now - self.start, 4),
         }
 

@@ -169,7 +169,7 @@ def game_finish(*, game_id: int, outcome: dict[str, Any]) -> Game | None:
         parts, ["score", "lines", "eliminations", "place", "forfeited", "points", "chips_delta"]
     )
     GameLog.objects.filter(game=game).update(
-        entries=outcome["log"], summary={"standings": standings, "end": outcome.get("end")}
+        entries=list(outcome["log"]), summary={"standings": standings, "end": outcome.get("end")}
     )
     game.status = Game.Status.FINISHED
     game.ended_at = timezone.now()

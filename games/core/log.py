@@ -73,3 +73,23 @@ class InputLog(Sequence[Entry]):
 
     def __repr__(self) -> str:
         return f"InputLog({list(self)!r})"
+
+
+class Rows:
+    """A log as a game's record keeps it, ``[seconds since start, seat, text]`` rows
+    (times to 0.1 ms), made one at a time as they are read: a finished game hands this
+    to the database's thread, not a list of thousands of small lists held meanwhile."""
+
+    __slots__ = ("log", "start")
+
+    def __init__(self, log: InputLog | Sequence[Entry], start: float) -> None:
+        self.log = log
+        self.start = start
+
+    def __len__(self) -> int:
+        return len(self.log)
+
+    def __iter__(self) -> Iterator[list]:
+        start = self.start
+        for t, seat, text in self.log:
+            yield [round(t - start, 4), seat, text]

@@ -62,3 +62,14 @@ def test_an_entry_costs_a_dozen_bytes_not_a_hundred():
     as_tuples = sys.getsizeof(plain) + sum(sys.getsizeof(e) + sys.getsizeof(e[0]) for e in plain)
     assert compact < 12 * 10_000 * 1.2  # arrays over-allocate a little
     assert as_tuples > 8 * compact
+
+
+def test_rows_are_seconds_since_the_start_to_a_tenth_of_a_millisecond():
+    from games.core.log import Rows
+
+    log = InputLog([(100.123456, 2, "left"), (101.5, 1, "forfeit")])
+    rows = Rows(log, 100.0)
+    assert len(rows) == 2
+    assert list(rows) == [[0.1235, 2, "left"], [1.5, 1, "forfeit"]]
+    log.append((102.0, 3, "rotate"))  # read when read, not when made
+    assert list(rows)[-1] == [2.0, 3, "rotate"]
