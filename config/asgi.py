@@ -25,6 +25,7 @@ from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games.host import GameHostConsumer  # noqa: E402
+from games.live import preload  # noqa: E402
 from games.shards import HOST_CHANNEL_PREFIX  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -39,6 +40,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+preload()  # every game's live code and partials, before the first table needs them
 
 # Everything loaded so far (Django, the URLconf, the consumers) lives as long as
 # the process: move it out of the collector's sight, so that the full collections that

@@ -48,6 +48,16 @@ def live_game_class(kind: str) -> type[LiveGame]:
     return getattr(import_module(module), cls)
 
 
+def preload() -> None:
+    """Load every game's live code and compile its partials now, at start-up, not when
+    the first table of the process starts (that player would wait for the imports, and
+    each process would pay for them in the middle of play)."""
+    from django.template.loader import get_template
+
+    for kind in LIVE_GAMES:
+        get_template(live_game_class(kind).TEMPLATE)
+
+
 def live_game_for(setup: dict[str, Any]) -> LiveGame:
     return live_game_class(setup["kind"])(setup)
 
