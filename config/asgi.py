@@ -15,6 +15,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
 from config.handlers import PooledThreadASGIHandler  # noqa: E402
+from config.transport import install as install_immediate_writes  # noqa: E402
 
 django_asgi_app = PooledThreadASGIHandler()
 
@@ -41,6 +42,7 @@ application = ProtocolTypeRouter(
     }
 )
 
+install_immediate_writes()  # WebSocket frames leave at once (config/transport.py)
 preload()  # every game's live code and partials, before the first table needs them
 
 # Everything loaded so far (Django, the URLconf, the consumers) lives as long as
