@@ -35,7 +35,9 @@ from an intent sent to the sender's own fragment received: every intent carries 
 sequence number and the host acknowledges it in the version comment of the broadcast it
 causes (``<!--v12 a3:41 a1:7-->``); the client takes the time as the frame comes out of
 its socket, and freezes its own heap when the window opens, so that its garbage
-collector's pauses are not counted as the server's. ``bytes_per_update_median`` is the size of the
+collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says how
+late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the part of
+a latency that is the client's own queueing. ``bytes_per_update_median`` is the size of the
 broadcasts one spectator receives. Server cost is measured over the play window (from
 every table's game running to the end of play), summed over every server process
 (Daphnes and workers) from ``/proc``: ``server_cpu_s_per_table_minute`` is user+system
@@ -532,6 +534,7 @@ def restart_table(base: str, table_id: int, cookies: list[str]) -> str | None:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.loop_lags: list[float] = []
         self.update_bytes: list[int] = []
         self.sent = 0
         self.errors = 0
@@ -754,6 +757,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     gc.freeze()
     t0, each0, client0 = time.perf_counter(), [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
     window.until = t0 + seconds
+    lag = asyncio.create_task(loop_lag(window, stats))
     while time.perf_counter() < window.until:  # resident memory every 10 s of play
         stats.rss_samples.append((time.perf_counter() - t0, rss_mb(pids)))
         await asyncio.sleep(min(RSS_EVERY, max(0.0, window.until - time.perf_counter())))
@@ -762,6 +766,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.cpu_s = sum(stats.cpu_by_process)
     stats.client_cpu_s = cpu_of(os.getpid()) - client0
     stats.rss_end_mb = rss_mb(pids)
+    await lag
 
     await asyncio.gather(*tasks, return_exceptions=False)
     for task in list(restarts):  # a restart pressed just before the end
@@ -769,6 +774,19 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     await asyncio.gather(*restarts, return_exceptions=True)
     pool.shutdown(wait=False, cancel_futures=True)
     return stats
+
+
+LAG_PROBE = 0.005  # seconds between the client's own loop-lag probes
+
+
+async def loop_lag(window: Window, stats: Stats) -> None:
+    """How late the client's event loop wakes a task that asked to sleep 5 ms: the part
+    of a measured latency that is the client's own queueing (bots planning, frames
+    parsed), not the server's."""
+    while time.perf_counter() < window.until:
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_PROBE)
+        stats.loop_lags.append((time.perf_counter() - asked - LAG_PROBE) * 1000)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -890,6 +908,9 @@ def main() -> None:
     slope = growth_per_minute(stats.rss_samples)
     print(f"server_rss_mb_growth_per_minute: {slope:.2f} (second half of the window)" if slope is not None
           else "server_rss_mb_growth_per_minute: nan (window too short)")
+    if stats.loop_lags:
+        print(f"client_loop_lag_p50_ms: {percentile(stats.loop_lags, 0.50):.2f}")
+        print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
     print(f"tables: {args.tables}")
     if stats.latencies:
         print(f"p50_ms: {percentile(stats.latencies, 0.50):.2f}")
