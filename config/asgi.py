@@ -28,12 +28,13 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from games.host import GameHostConsumer  # noqa: E402
 from games.live import preload  # noqa: E402
 from games.shards import HOST_CHANNEL_PREFIX  # noqa: E402
+from lobby.ws import ServerSendMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": ServerSendMiddleware(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
         # Table hosts in worker processes: manage.py runworker game-host-0 …
         "channel": ChannelNameRouter(

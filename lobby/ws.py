@@ -70,6 +70,23 @@ def _session_user_is_banned(session: Any) -> bool:
     return User.objects.filter(pk=user_id, banned_at__isnull=False).exists()
 
 
+class ServerSendMiddleware:
+    """Keeps the server's own ``send`` in the scope, as ``server_send``.
+
+    Channels' session middleware wraps ``send`` so that a changed session is saved
+    with an HTTP response. A WebSocket frame never carries one, yet the wrapper still
+    asks the lazy session on every frame whether it changed: a measurable share of
+    relaying a game's fragments to every socket of a table, the hottest path of the
+    site. Relays go straight to the server (``SiteConsumer.relay``); everything else
+    (accept, close, errors) still goes through the middleware."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        return await self.inner({**scope, "server_send": send}, receive, send)
+
+
 class SiteConsumer(AsyncWebsocketConsumer):
     """Base consumer: identifies the speaker, refuses banned accounts, and
     validates frames before ``handle_frame`` sees them."""
@@ -110,9 +127,10 @@ class SiteConsumer(AsyncWebsocketConsumer):
         self.max_frame_bytes = settings.SITE_RULES["WS_MAX_FRAME_BYTES"]
         self.flood_warned_at = 0.0
         self.groups_joined: list[str] = []
+        self.server_send = self.scope.get("server_send", self.base_send)
         attach = getattr(self.channel_layer, "attach", None)
         if attach is not None:
-            attach(self.channel_name, self.dispatch, self.relayed)
+            attach(self.channel_name, self.relay_event, self.relayed)
         if self.player and self.player.user_id is not None:
             await self.join(user_group(self.player.user_id))
         await self.on_connect()
@@ -166,9 +184,13 @@ class SiteConsumer(AsyncWebsocketConsumer):
     async def handle_frame(self, frame: dict[str, Any]) -> None:
         raise ClientError("READ_ONLY", "This page only listens; use the buttons.")
 
+    async def relay_event(self, event: dict[str, Any]) -> None:
+        """Any of the ``relayed`` types, handed over by the layer without dispatch."""
+        await self.relay(event["html"])
+
     async def relay(self, html: str) -> None:
         """Pass a fragment rendered elsewhere on to this socket, as it is."""
-        await self.base_send({"type": "websocket.send", "text": html})
+        await self.server_send({"type": "websocket.send", "text": html})
 
     async def send_error(self, message: str, code: str = "") -> None:
         await self.send(text_data=error_fragment(message, code))

@@ -4,8 +4,11 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.sessions import InstanceSessionWrapper
 
 from lobby import services
+from lobby.broadcast import lobby_group
 from lobby.models import Watcher
 from tests.live.conftest import connect, cookie_for
 from tests.personas import TETRIWAR_OPTIONS, ref
@@ -164,3 +167,20 @@ async def test_table_sockets_see_seats_taken_and_count_spectators(host, opponent
     await spectator.disconnect()
     assert 'id="spectator-count" hx-swap-oob="true">0<' in await host_ws.receive_from(timeout=2)
     await host_ws.disconnect()
+
+
+async def test_a_relayed_fragment_goes_straight_to_the_server_past_the_session_middleware(monkeypatch):
+    through_sessions = []
+    original = InstanceSessionWrapper.send
+
+    async def spy(self, message):
+        through_sessions.append(message["type"])
+        return await original(self, message)
+
+    monkeypatch.setattr(InstanceSessionWrapper, "send", spy)
+    ws = await open_socket("/ws/lobby/")
+    assert through_sessions == ["websocket.accept"]
+    await get_channel_layer().group_send(lobby_group(None), {"type": "lobby.fragment", "html": "<li>row</li>"})
+    assert await ws.receive_from(timeout=2) == "<li>row</li>"
+    assert through_sessions == ["websocket.accept"]  # the frame never asked the session
+    await ws.disconnect()
