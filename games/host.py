@@ -26,6 +26,7 @@ import asyncio
 import datetime
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +64,49 @@ def error_fragment(message: str, code: str) -> str:
     return fragment(message, code)
 
 
+class Inbox:
+    """A table's waiting messages, which its actor takes all at once.
+
+    ``asyncio.wait_for(queue.get(), timeout)`` wraps every wait in a task of its own,
+    and the actor waits once per step, many times a second per table: here a wait
+    is one future and, with a deadline, one timer."""
+
+    def __init__(self) -> None:
+        self.messages: deque[dict[str, Any]] = deque()
+        self.waiter: asyncio.Future | None = None
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def put(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def take_all(self, timeout: float | None) -> list[dict[str, Any]]:
+        """Every waiting message, in order; if none waits, the ones that come within
+        ``timeout`` seconds (None: however long it takes), else an empty list."""
+        if not self.messages:
+            loop = asyncio.get_running_loop()
+            self.waiter = waiter = loop.create_future()
+            timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
+            try:
+                await waiter
+            finally:
+                self.waiter = None
+                if timer is not None:
+                    timer.cancel()
+        batch = list(self.messages)
+        self.messages.clear()
+        return batch
+
+
+def _wake(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 @dataclass
 class Connection:
     sockets: set[str] = field(default_factory=set)
@@ -78,7 +122,7 @@ class LiveTable:
         self.game_id = game_id
         self.live = live
         self.version = 0
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.inbox = Inbox()
         self.connections: dict[int, Connection] = {seat: Connection() for seat in live.seats}
         self.epoch = clock()
         self.started = False
@@ -98,15 +142,9 @@ class LiveTable:
             while not self.done:
                 deadline = self.next_deadline()
                 timeout = None if deadline is None else max(0.0, deadline - self.now())
-                try:
-                    batch = [await asyncio.wait_for(self.queue.get(), timeout)]
-                except TimeoutError:
-                    batch = []
-                # Whatever else has arrived meanwhile is handled in the same step and
-                # published as one broadcast: under load, fewer and larger frames.
-                while not self.queue.empty():
-                    batch.append(self.queue.get_nowait())
-                await self.step(batch)
+                # Everything that has arrived is handled in one step and published as
+                # one broadcast: under load, fewer and larger frames.
+                await self.step(await self.inbox.take_all(timeout))
         except Exception:
             log.exception("table %s: the host failed; aborting the game", self.table_id)
             await self.abort("The game server hit an error; the game was aborted and stakes returned.")
@@ -253,9 +291,9 @@ class GameHost:
                     {"type": "game.fragment", "html": error_fragment("No game is running at this table.", "NO_GAME")},
                 )
             return
-        if message["type"] == "host.intent" and table.queue.qsize() >= QUEUE_LIMIT:
+        if message["type"] == "host.intent" and len(table.inbox) >= QUEUE_LIMIT:
             raise ChannelFull(host_channel(table.table_id))
-        table.queue.put_nowait(message)
+        table.inbox.put(message)
 
     async def start(self, game_id: int) -> None:
         from games import services
