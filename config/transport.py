@@ -5,16 +5,17 @@ the write registers the socket for writability (an ``epoll_ctl``), the loop wake
 for it, sends, and unregisters it again (another ``epoll_ctl``). Coalescing small
 writes that way is worth it when Nagle's algorithm would otherwise hold them back,
 but a live table sends one small frame per socket per broadcast, on sockets that
-autobahn puts in ``TCP_NODELAY`` mode, so the round trip through the reactor only
-costs: about a fifth of the server's time under a full room of tables (Twisted's own
-issue #5303, "Default transport implementation doesn't write out bytes immediately",
-suggests exactly this policy: write at once when Nagle is off).
+Twisted and autobahn put in ``TCP_NODELAY`` mode, so the round trip through the
+reactor only costs: about a fifth of the server's time under a full room of tables
+(Twisted's own issue #5303, "Default transport implementation doesn't write out bytes
+immediately", suggests exactly this policy: write at once when Nagle is off).
 
 ``ImmediateWriteServer`` does what asyncio's transports do: when nothing is waiting in
-its buffer and Nagle is off, it hands the bytes to the kernel at once; whatever the
-kernel does not take (a full send buffer) and every error take Twisted's usual path,
-so order, back-pressure and the report of a lost connection stay Twisted's. Plain
-HTTP connections, which leave Nagle on, and TLS are untouched.
+its buffer and Nagle is off, ``write`` hands the bytes to the kernel at once; whatever
+the kernel does not take (a full send buffer) and every error take Twisted's usual
+path, so order, back-pressure and the report of a lost connection stay Twisted's.
+``writeSequence`` still buffers: an HTTP response starts with its headers that way,
+so its headers and body still leave together, on the next turn. TLS is untouched.
 """
 
 from __future__ import annotations
