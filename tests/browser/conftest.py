@@ -20,10 +20,24 @@ CHROMIUM_ARGS = [
 ]
 
 
+def _in_the_server_process() -> None:
+    """The test server is a fork of this process, which keeps no threads but its own.
+    asgiref's executor for thread-sensitive calls (every ``database_sync_to_async``)
+    would still count the thread that an earlier test of this process started, and
+    hand it work that nothing runs: the server's first database call would hang."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.testing.live import set_database_connection
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    set_database_connection()
+
+
 @pytest.fixture
 def live_server_url(transactional_db, settings):
     """The site served by Daphne (HTTP and WebSockets) on a free port."""
-    from channels.testing.live import make_application, set_database_connection
+    from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
@@ -32,7 +46,7 @@ def live_server_url(transactional_db, settings):
     server = DaphneProcess(
         "localhost",
         partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=set_database_connection,
+        setup=_in_the_server_process,
     )
     server.start()
     while not server.ready.wait(timeout=1):
