@@ -3,7 +3,9 @@
 ``/ws/<table>/<seat>``: every text frame from a seat is answered by one broadcast of
 ``FLOOR_BYTES`` bytes to every socket of its table, headed like the site's
 (``<!--v12 a3:41-->``); each table also broadcasts ``FLOOR_TICKS`` times a second on
-its own. It parses the frame as JSON, as the site does, and nothing more.
+its own. It parses the frame as JSON, as the site does, and nothing more. Daphne's
+connections are the site's (``config/transport.py``: a frame leaves at once), so the
+floor is that of the server the site runs on.
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+
+from config.transport import install
+
+install()
 
 SIZE = int(os.environ.get("FLOOR_BYTES", "237"))
 TICKS = float(os.environ.get("FLOOR_TICKS", "2"))
