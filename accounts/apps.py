@@ -9,11 +9,10 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from accounts import csrf
-
-        csrf.install()  # CSRF masks drawn in one call (accounts/csrf.py)
-
         from accounts.caching import user_changed
         from accounts.models import User
+
+        csrf.install()  # CSRF masks drawn in one call (accounts/csrf.py)
 
         def retire(sender, instance, **kwargs):
             user_changed(instance.pk)

@@ -80,9 +80,8 @@ class Inbox:
 
     def put(self, message: dict[str, Any]) -> None:
         self.messages.append(message)
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        if self.waiter is not None:
+            _wake(self.waiter)
 
     async def take_all(self, timeout: float | None) -> list[dict[str, Any]]:
         """Every waiting message, in order; if none waits, the ones that come within
