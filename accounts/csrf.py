@@ -5,9 +5,9 @@ a token (against BREACH), and every page of the site shows one (htmx sends it in
 its headers). It draws the string with ``secrets.choice``: one ``getrandom`` call per
 character, and CPython lets go of the GIL around each. A page is rendered on a
 request thread beside the event loop and other requests, so the thread then waits
-to get the GIL back, up to 32 times a page: under load, most of the time a page
-spends rendering (bench/pages.py's server, sampled, sat in ``getrandbits`` for about
-a third of its time).
+to get the GIL back, up to 32 times a page: under load, a large share of the time a
+page takes (bench/pages.py's server, sampled with py-spy, had its request threads in
+``getrandbits`` for about a third of their samples).
 
 ``random_csrf_string`` gives the same thing, drawn from the same source: 32
 characters, each uniform over Django's alphabet, from one ``os.urandom`` call (bytes
