@@ -10,6 +10,7 @@ from django.urls import path, reverse
 
 from accounts import services
 from accounts.models import ChipTransaction, ModerationAction, User
+from lobby.services import player_ban
 
 
 class AdjustChipsForm(forms.Form):
@@ -50,7 +51,7 @@ class PlayerAdmin(UserAdmin):
                 # Admins never ban themselves by accident.
                 targets = list(queryset.exclude(pk=request.user.pk))
                 for user in targets:
-                    services.user_ban(user=user, reason=form.cleaned_data["reason"], by=request.user)
+                    player_ban(user=user, reason=form.cleaned_data["reason"], by=request.user)
                 self.message_user(request, f"Banned {len(targets)} player(s).", messages.SUCCESS)
                 return None
         else:

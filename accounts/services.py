@@ -75,29 +75,6 @@ def chips_refill(*, user: User, today: dt.date | None = None) -> ChipTransaction
     )
 
 
-def chips_reserved(user_id: int) -> int:
-    """Chips promised as stakes at competitive tables whose game has not started."""
-    from django.db.models import Sum
-
-    from lobby.models import Seat, Table
-
-    total = Seat.objects.filter(
-        user_id=user_id, table__status=Table.Status.OPEN, table__stake__gt=0
-    ).aggregate(total=Sum("table__stake"))["total"]
-    return total or 0
-
-
-def chips_available(user_id: int, *, lock: bool = False) -> int:
-    """Chips a player may still stake: the balance less what seats already reserve.
-
-    With ``lock`` the player's row is locked first, so two tables cannot both
-    reserve the same chips at once.
-    """
-    users = User.objects.select_for_update() if lock else User.objects
-    balance = users.values_list("chips", flat=True).get(pk=user_id)
-    return balance - chips_reserved(user_id)
-
-
 @transaction.atomic
 def chips_adjust(*, user: User, delta: int, note: str, by: User) -> ChipTransaction:
     """An admin's adjustment: always with a reason, always naming the admin."""
@@ -112,15 +89,13 @@ def chips_adjust(*, user: User, delta: int, note: str, by: User) -> ChipTransact
 
 @transaction.atomic
 def user_ban(*, user: User, reason: str, by: User) -> None:
-    """Ban: the account can no longer log in, its sessions stop authenticating and
-    its sockets close; it loses its seats at open tables and forfeits running games."""
+    """The account's part of a ban: it can no longer log in, and its sessions stop
+    authenticating. Moderators ban through ``lobby.services.player_ban``, which adds
+    the seats, running games and open sockets in the same transaction."""
     User.objects.filter(pk=user.pk).update(
         is_active=False, banned_at=timezone.now(), ban_reason=reason[:200]
     )
     ModerationAction.objects.create(admin=by, action=ModerationAction.Action.BAN, user=user, reason=reason[:200])
-    from lobby.services import seats_release_for_user
-
-    seats_release_for_user(user=user)
 
 
 @transaction.atomic

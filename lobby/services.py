@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 
+from accounts import services as account_services
 from accounts.identity import PlayerRef
 from accounts.models import ModerationAction, User
-from accounts.services import chips_available, chips_reserved
 from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
@@ -27,6 +28,25 @@ class TableError(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def chips_reserved(user_id: int) -> int:
+    """Chips promised as stakes at competitive tables whose game has not started."""
+    total = Seat.objects.filter(
+        user_id=user_id, table__status=Table.Status.OPEN, table__stake__gt=0
+    ).aggregate(total=Sum("table__stake"))["total"]
+    return total or 0
+
+
+def chips_available(user_id: int, *, lock: bool = False) -> int:
+    """Chips a player may still stake: the balance less what seats already reserve.
+
+    With ``lock`` the player's row is locked first, so two tables cannot both
+    reserve the same chips at once.
+    """
+    users = User.objects.select_for_update() if lock else User.objects
+    balance = users.values_list("chips", flat=True).get(pk=user_id)
+    return balance - chips_reserved(user_id)
 
 
 def _lock(table_id: int) -> Table:
@@ -235,6 +255,14 @@ def table_close(*, table_id: int, reason: str, by: User | None = None) -> Table:
         )
     broadcast.table_changed(table.pk)
     return table
+
+
+@transaction.atomic
+def player_ban(*, user: User, reason: str, by: User) -> None:
+    """A moderator's ban, whole and in one transaction: the account is disabled, its
+    seats at open tables are freed, it forfeits running games, and its sockets close."""
+    account_services.user_ban(user=user, reason=reason, by=by)
+    seats_release_for_user(user=user)
 
 
 @transaction.atomic

@@ -39,6 +39,17 @@ def test_the_admin_bans_with_a_reason_and_unbans(client, admin_user, opponent):
     assert not opponent.is_banned and opponent.is_active
 
 
+def test_a_ban_from_the_admin_frees_the_players_seats(client, admin_user, host, opponent, make_table):
+    from lobby import services
+
+    table = make_table(ref(host))
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    client.force_login(admin_user)
+    client.post(reverse("admin:accounts_user_changelist"),
+                {"action": "ban_users", "apply": "1", "reason": "Cheating", ACTION_CHECKBOX_NAME: [opponent.pk]})
+    assert list(table.seats.values_list("number", flat=True)) == [1]
+
+
 def test_the_admin_closes_a_table(client, admin_user, host, make_table):
     table = make_table(ref(host))
     client.force_login(admin_user)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import ChipTransaction
-from accounts.services import chips_available
 from games import services as game_services
 from games.models import Game
 from lobby import services
-from lobby.services import TableError
+from lobby.services import TableError, chips_available
 from tests.personas import ref
 
 OPTIONS = {"minutes": 3, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}

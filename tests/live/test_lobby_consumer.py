@@ -112,10 +112,10 @@ async def test_a_socket_without_our_origin_is_refused(db):
 
 
 async def test_a_banned_player_cannot_connect(opponent, admin_user):
-    from accounts.services import user_ban
+    from lobby.services import player_ban
 
     cookie = await cookie_for(opponent)
-    await database_sync_to_async(user_ban)(user=opponent, reason="cheating", by=admin_user)
+    await database_sync_to_async(player_ban)(user=opponent, reason="cheating", by=admin_user)
     ws = await connect("/ws/lobby/", cookie)
     connected, _ = await ws.connect()
     assert connected
@@ -124,10 +124,10 @@ async def test_a_banned_player_cannot_connect(opponent, admin_user):
 
 
 async def test_banning_closes_the_players_open_sockets(opponent, admin_user):
-    from accounts.services import user_ban
+    from lobby.services import player_ban
 
     ws = await open_socket("/ws/lobby/", await cookie_for(opponent))
-    await database_sync_to_async(user_ban)(user=opponent, reason="cheating", by=admin_user)
+    await database_sync_to_async(player_ban)(user=opponent, reason="cheating", by=admin_user)
     assert "banned" in await ws.receive_from(timeout=2)
     output = await ws.receive_output(timeout=2)
     assert output == {"type": "websocket.close", "code": 4003}

@@ -215,12 +215,12 @@ async def test_a_flood_from_one_socket_is_dropped_and_the_others_play_on(table, 
 async def test_banning_a_player_mid_game_forfeits_them_and_closes_their_socket(
     table, host, opponent, outsider, admin_user, fake_clock
 ):
-    from accounts.services import user_ban
+    from lobby.services import player_ban
 
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     player1, player2, spectator = sockets
-    await database_sync_to_async(user_ban)(user=opponent, reason="Cheating", by=admin_user)
+    await database_sync_to_async(player_ban)(user=opponent, reason="Cheating", by=admin_user)
     assert "Left the game" in await receive_until(spectator, 'id="status-2"')
     assert "banned" in await receive_until(player2, "banned")
     for ws in (player1, spectator):

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import pytest
 
-from accounts import services as account_services
 from lobby import selectors, services
 from lobby.models import Seat, Table
 from lobby.services import TableError
@@ -204,7 +203,22 @@ def test_closing_a_table_releases_its_seats_and_says_why(host, opponent, admin_u
 def test_a_banned_player_loses_seats_at_open_tables(host, opponent, admin_user, make_table):
     table = make_table(ref(host))
     services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
-    account_services.user_ban(user=opponent, reason="cheating", by=admin_user)
+    services.player_ban(user=opponent, reason="cheating", by=admin_user)
     assert list(table.seats.values_list("number", flat=True)) == [1]
     opponent.refresh_from_db()
     assert opponent.is_banned and not opponent.is_active
+
+
+def test_a_ban_and_the_release_of_its_seats_are_one_transaction(host, opponent, admin_user, make_table, monkeypatch):
+    table = make_table(ref(host))
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+
+    def fail(**kwargs):
+        raise RuntimeError("the lobby could not release the seats")
+
+    monkeypatch.setattr(services, "seats_release_for_user", fail)
+    with pytest.raises(RuntimeError):
+        services.player_ban(user=opponent, reason="cheating", by=admin_user)
+    opponent.refresh_from_db()
+    assert opponent.is_active and not opponent.is_banned  # the ban was undone with it
+    assert list(table.seats.values_list("number", flat=True)) == [1, 2]
