@@ -20,10 +20,16 @@ def new_version(version_key: str) -> None:
     cache.set(version_key, uuid.uuid4().hex, None)
 
 
-def cached_per_version(version_key: str, key: str, compute: Callable[[], Any], seconds: int) -> Any:
-    """``compute()``, cached for ``seconds`` under the current version (None is never cached)."""
-    version = cache.get_or_set(version_key, lambda: uuid.uuid4().hex, None)
-    key = f"{key}:{version}"
+def current_version(version_key: str) -> str:
+    return cache.get_or_set(version_key, lambda: uuid.uuid4().hex, None)
+
+
+def cached_per_version(
+    version_key: str, key: str, compute: Callable[[], Any], seconds: int, *, version: str | None = None
+) -> Any:
+    """``compute()``, cached for ``seconds`` under the current version, or under
+    ``version`` when the caller has read it already (None is never cached)."""
+    key = f"{key}:{version or current_version(version_key)}"
     value = cache.get(key)
     if value is None:
         value = compute()

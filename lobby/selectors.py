@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts.identity import PlayerRef
-from config.versioned import cached_per_version, new_version
+from config.versioned import cached_per_version, current_version, new_version
 from games.context_processors import site_urls
 from games.core.ranking import shared_ip
 from games.models import Game
@@ -119,14 +119,57 @@ def row_html(table: Table) -> str:
     return html
 
 
-def table_for_page(table_id: int) -> Table | None:
+def table_version(table_id: int) -> str:
+    """The version of a table's page data: replaced by every change of the table, its
+    seats or its watchers (``lobby_changed``)."""
+    return current_version(f"table-version:{table_id}")
+
+
+def table_for_page(table_id: int, version: str | None = None) -> Table | None:
     """A table with its seats and watchers, as its page and seat panel show it:
     read from the database once per version of the table (see ``lobby_changed``)."""
     return cached_per_version(
         f"table-version:{table_id}", f"table-page:{table_id}",
         lambda: Table.objects.filter(pk=table_id).prefetch_related("seats", "watchers").first(),
-        LOBBY_ROWS_SECONDS,
+        LOBBY_ROWS_SECONDS, version=version,
     )
+
+
+# Where each form of a cached seat panel takes the response's own CSRF token.
+PANEL_CSRF = "csrf-token-of-this-response"
+# Seat panels and statuses kept by this process, per table, version and role. A
+# version names one state of its table for good (a random token, never reused), so
+# an entry is never stale; it is only dropped, all at once, past this many.
+PANELS_KEPT = 1024
+_panels: dict[tuple[int, str, str], str] = {}
+
+
+@dataclass(frozen=True)
+class TablePanels:
+    html: str  # the seat panel and the table status, with PANEL_CSRF for the token
+    my_seat: int  # the viewer's seat number, 0 for none
+
+
+def table_panels(table: Table, version: str, player: PlayerRef | None) -> TablePanels:
+    """A table page's seat panel and status for ``player``, rendered once per version
+    of the table and role of the viewer: an anonymous visitor, a named one, the
+    holder of a given seat, each as the host or not. What else the two partials show
+    (seats, readiness, watchers, pot, why the start waits) is the table's at that
+    version, the same for everybody."""
+    my_seat = next((v.number for v in seat_views(table, player) if v.mine), 0)
+    role = "anon" if player is None else f"{my_seat}{'h' if is_host(table, player) else ''}"
+    key = (table.pk, version, role)
+    html = _panels.get(key)
+    if html is None:
+        context = table_page_context(table, player)
+        context.update(oob=False, csrf_token=PANEL_CSRF)
+        html = render_to_string("lobby/table.html#seat_panel", context) + render_to_string(
+            "lobby/table.html#table_status", context
+        )
+        if len(_panels) >= PANELS_KEPT:
+            _panels.clear()
+        _panels[key] = html
+    return TablePanels(html=html, my_seat=my_seat)
 
 
 def row_context(table: Table) -> dict:

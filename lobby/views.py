@@ -4,10 +4,12 @@ import json
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.identity import player_from_request
@@ -15,7 +17,6 @@ from accounts.models import DEFAULT_KEY_BINDINGS
 from games.registry import GAMES, get_game
 from lobby import selectors, services
 from lobby.forms import SeatForm, TableForm
-from lobby.models import Table
 from lobby.selectors import table_page_context
 
 
@@ -72,19 +73,23 @@ def create(request: HttpRequest, game: str) -> HttpResponse:
     )
 
 
-def _get_table(table_id: int) -> Table:
-    table = selectors.table_for_page(table_id)
-    if table is None:
-        raise Http404("There is no such table.")
-    return table
-
-
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table(table_id)
-    context = table_page_context(table, player_from_request(request))
-    context["oob"] = False
-    if context["player"] is not None:  # whoever may sit gets their keys with the page
+    version = selectors.table_version(table_id)
+    table = selectors.table_for_page(table_id, version)
+    if table is None:
+        raise Http404("There is no such table.")
+    player = player_from_request(request)
+    panels = selectors.table_panels(table, version, player)
+    spec = GAMES.get(table.game)
+    context = {
+        "table": table,
+        "spec": spec,
+        "options_text": spec.describe_options(table.options) if spec else "",
+        "my_seat": panels.my_seat,
+        "panels": mark_safe(panels.html.replace(selectors.PANEL_CSRF, get_token(request))),
+    }
+    if player is not None:  # whoever may sit gets their keys with the page
         user = request.user
         context["bindings"] = json.dumps(user.bindings() if user.is_authenticated else DEFAULT_KEY_BINDINGS)
     return render(request, "lobby/table.html", context)

@@ -189,3 +189,60 @@ def test_the_table_page_shows_seats_and_the_game_area(client, host, make_table):
     assert 'id="game-area"' in page
     assert f'ws-connect="/ws/table/{table.pk}/"' in page
     assert "choose a guest name" in page  # an anonymous visitor is watching
+
+
+def test_a_table_pages_panels_are_rendered_once_per_version_and_role(client, host, opponent, outsider, make_table,
+                                                                     monkeypatch):
+    from django.test import Client
+
+    from lobby import selectors, services
+
+    renders = []
+    render = selectors.render_to_string
+    monkeypatch.setattr(selectors, "render_to_string", lambda name, *a, **k: renders.append(name) or render(name, *a, **k))
+    table = make_table(ref(host))
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    url = reverse("lobby:table", args=[table.pk])
+    visitors = {"anonymous": Client()}
+    for name, user in (("host", host), ("seated", opponent), ("viewer", outsider)):
+        visitors[name] = Client()
+        visitors[name].force_login(user)
+
+    pages = {name: c.get(url).content.decode() for name, c in visitors.items()}
+    assert len(renders) == 2 * 4  # seat panel and status, once for each of the four roles
+    assert {name: c.get(url).content.decode().count("Sit here") for name, c in visitors.items()} == {
+        name: page.count("Sit here") for name, page in pages.items()
+    }
+    assert len(renders) == 2 * 4  # the second visits rendered nothing
+
+    assert "Start the game" in pages["host"] and "Start the game" not in pages["viewer"]
+    assert "(you)" in pages["seated"] and "I'm ready" in pages["seated"] and "(you)" not in pages["viewer"]
+    assert "Sit here" not in pages["seated"] and "Sit here" not in pages["anonymous"]
+    assert "choose a guest name" in pages["anonymous"] and "choose a guest name" not in pages["viewer"]
+    assert 'data-me="2"' in pages["seated"] and 'data-me="0"' in pages["viewer"]
+
+    services.seat_ready(table_id=table.pk, player=ref(opponent), ready=True)
+    assert "Not ready</button>" in visitors["seated"].get(url).content.decode()  # a new version: rendered again
+    assert len(renders) == 2 * 5
+
+
+def test_the_forms_of_a_cached_seat_panel_carry_this_responses_csrf_token(host, outsider, make_table):
+    import re
+
+    from django.test import Client
+
+    from lobby.selectors import PANEL_CSRF
+
+    table = make_table(ref(host))
+    url = reverse("lobby:table", args=[table.pk])
+    Client().get(url)  # cached for another visitor first
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(outsider)
+    page = browser.get(url).content.decode()
+    assert PANEL_CSRF not in page
+    form = re.search(r'<form hx-post="([^"]+)".*?name="csrfmiddlewaretoken" value="([^"]+)"', page, re.S)
+    assert form and form.group(1) == reverse("lobby:sit", args=[table.pk])
+    assert browser.post(form.group(1), {"seat": 2}).status_code == 403  # without the token: refused
+    response = browser.post(form.group(1), {"seat": 2, "csrfmiddlewaretoken": form.group(2)})
+    assert response.status_code == 302
+    assert list(table.seats.values_list("number", flat=True)) == [1, 2]
