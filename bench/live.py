@@ -61,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
+import collections  # noqa: E402
 import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -87,6 +88,7 @@ from games.tetriwar.engine import Game, Options, field  # noqa: E402
 
 HEAD = re.compile(r"^<!--v(\d+)((?: a\d+:\d+)*)-->")
 ACK = re.compile(r" a(\d+):(\d+)")
+ERROR_CODE = re.compile(r'data-code="([A-Z_]*)"')
 OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
 SEATS = (1, 2, 3, 4)
 ENTER_CHANCE = 0.1  # per key, while the bomb store is not empty: press Enter instead
@@ -537,7 +539,7 @@ class Stats:
         self.loop_lags: list[float] = []
         self.update_bytes: list[int] = []
         self.sent = 0
-        self.errors = 0
+        self.errors: collections.Counter[str] = collections.Counter()  # by the error's code
         self.bots: list[Bot] = []
         self.games_started = 0
         self.games_finished = 0
@@ -620,7 +622,8 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                 head = HEAD.match(message)
                 if head is None:
                     if "ws-error" in message:
-                        stats.errors += 1
+                        code = ERROR_CODE.search(message)
+                        stats.errors[code.group(1) if code else "?"] += 1
                     continue
                 bot.read(message)
                 if bot.playing:
@@ -883,7 +886,9 @@ def main() -> None:
     print(f"spectators: {args.tables}")
     print(f"intents_sent: {stats.sent}")
     print(f"intents_acknowledged: {len(stats.latencies)}")
-    print(f"error_replies: {stats.errors}")
+    print(f"error_replies: {stats.errors.total()}")
+    for code, count in sorted(stats.errors.items()):
+        print(f"error_replies_{code}: {count}")
     print(f"updates_seen_by_spectators: {len(stats.update_bytes)}")
     print(f"lines_cleared_total: {sum(bot.lines + bot.lines_banked for bot in stats.bots)}")
     print(f"games_started: {stats.games_started}")
