@@ -32,9 +32,10 @@ chromium:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# DEBUG defaults to off (config/settings.py); the development server asks for it.
 run: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=true $(BIN)/python manage.py migrate --noinput
+	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install-dev chromium
 	$(BIN)/ruff check .

@@ -15,7 +15,7 @@ from lobby.services import player_ban
 
 class AdjustChipsForm(forms.Form):
     delta = forms.IntegerField(help_text="Positive to give chips, negative to take them.")
-    reason = forms.CharField(max_length=200, help_text="Shown in the player's ledger.")
+    reason = forms.CharField(max_length=200, help_text="Seen by admins only; the player sees an admin adjustment and its amount.")
 
     def clean_delta(self) -> int:
         if self.cleaned_data["delta"] == 0:

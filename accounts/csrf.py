@@ -18,6 +18,7 @@ replaces the function they draw with.
 
 from __future__ import annotations
 
+import inspect
 import os
 
 from django.middleware import csrf
@@ -41,6 +42,37 @@ def random_csrf_string(length: int = csrf.CSRF_SECRET_LENGTH) -> str:
     return "".join(chars)
 
 
+class CsrfInternalsChanged(RuntimeError):
+    """Django's CSRF module no longer draws its strings the way ``install`` replaces."""
+
+
+# Django's private function this module replaces, and the private functions that
+# must be drawing with it for the replacement to take effect.
+DRAWS_WITH = "_get_new_csrf_string"
+CALLERS = ("_mask_cipher_secret", "_add_new_csrf_cookie")
+
+
+def check() -> None:
+    """Fail at start-up, loudly, if Django's CSRF module changed under ``install``:
+    if the function it replaces were gone or renamed, or no longer what masks and
+    secrets are drawn with, the replacement would silently do nothing."""
+    function = getattr(csrf, DRAWS_WITH, None)
+    if function is random_csrf_string:
+        return  # installed already
+    if not callable(function) or inspect.signature(function).parameters:
+        raise CsrfInternalsChanged(f"django.middleware.csrf.{DRAWS_WITH}() is gone or changed: review accounts/csrf.py")
+    for name in CALLERS:
+        caller = getattr(csrf, name, None)
+        if caller is None or f"{DRAWS_WITH}()" not in inspect.getsource(caller):
+            raise CsrfInternalsChanged(
+                f"django.middleware.csrf.{name} no longer draws with {DRAWS_WITH}(): review accounts/csrf.py"
+            )
+    sample = function()
+    if len(sample) != csrf.CSRF_SECRET_LENGTH or set(sample) - set(ALPHABET):
+        raise CsrfInternalsChanged("Django's CSRF strings changed their length or alphabet: review accounts/csrf.py")
+
+
 def install() -> None:
     """Make Django's CSRF middleware draw its masks and secrets with ``random_csrf_string``."""
+    check()
     csrf._get_new_csrf_string = random_csrf_string

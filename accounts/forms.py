@@ -3,8 +3,24 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
+from accounts import names
 from accounts.identity import GUEST_NAME_RE
 from accounts.models import DEFAULT_KEY_BINDINGS, KEY_ACTION_LABELS, User
+from accounts.selectors import lookalike_exists
+
+LOOKALIKE_MESSAGE = "That name looks too much like a player's name; pick another."
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` may not be taken by a new player or a guest, or None. Names that
+    only look like another (accounts/names.py) would let one player pass for another."""
+    if names.is_reserved(name):
+        return "That name is kept for the site's staff; pick another."
+    if lookalike_exists(name):
+        return LOOKALIKE_MESSAGE
+    if names.is_deceptive_mix(name):
+        return "That name mixes alphabets whose letters look alike; write it in one alphabet."
+    return None
 
 
 class SignupForm(UserCreationForm):
@@ -13,6 +29,13 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = super().clean_username()  # None: the same name in any case exists
+        problem = username and name_problem(username)
+        if problem:
+            raise forms.ValidationError(problem, code="lookalike")
+        return username
 
 
 class LoginForm(AuthenticationForm):
@@ -26,16 +49,22 @@ class LoginForm(AuthenticationForm):
             raise forms.ValidationError(self.error_messages["inactive"], code="inactive")
 
     def clean(self):
-        # Django's ModelBackend refuses inactive users silently; tell a banned
-        # player plainly instead of "wrong password".
-        username = self.cleaned_data.get("username")
-        if username:
-            banned = User.objects.filter(
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            # Django's ModelBackend refuses inactive users silently; tell a banned
+            # player plainly instead of "wrong password". Only after authenticate()
+            # refused, so that django-axes has counted the try, and never while it
+            # locks the name or address out: the password is not checked then.
+            if getattr(self.request, "axes_locked_out", False):
+                raise
+            username = self.cleaned_data.get("username")
+            banned = username and User.objects.filter(
                 username__iexact=username, banned_at__isnull=False
             ).first()
             if banned and banned.check_password(self.cleaned_data.get("password") or ""):
-                raise forms.ValidationError(self.error_messages["inactive"], code="inactive")
-        return super().clean()
+                raise forms.ValidationError(self.error_messages["inactive"], code="inactive") from None
+            raise
 
 
 class GuestForm(forms.Form):
@@ -51,6 +80,9 @@ class GuestForm(forms.Form):
             raise forms.ValidationError("Use 3–20 letters, digits, - or _.")
         if User.objects.filter(username__iexact=name).exists():
             raise forms.ValidationError("That name belongs to a registered player; pick another.")
+        problem = name_problem(name)
+        if problem:
+            raise forms.ValidationError(problem)
         return name
 
 

@@ -6,6 +6,7 @@ from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 
 from accounts.caching import user_changed
+from accounts.names import username_skeleton
 
 # TetriWar's keys (RULES.md §1), as KeyboardEvent.key values. A player may remap
 # them; the stored bindings are merged over these defaults.
@@ -59,11 +60,24 @@ class User(AbstractUser):
     last_refill = models.DateField(null=True, blank=True)
     banned_at = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=200, blank=True)
+    # What the name looks like (accounts/names.py): a new name whose skeleton an
+    # account already has is a lookalike and is refused. A lookalike may expand
+    # ("m" → "rn"), hence the length.
+    username_skeleton = models.CharField(max_length=600, db_index=True, editable=False, default="")
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=models.Q(chips__gte=0), name="chips_never_negative"),
         ]
+
+    def save(self, *args, **kwargs) -> None:
+        # A derived lookup key, like a slug: it must follow the name through every
+        # write, the admin's forms and createsuperuser included, not only sign-ups.
+        self.username_skeleton = username_skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def is_banned(self) -> bool:
@@ -139,3 +153,19 @@ class ModerationAction(models.Model):
     def __str__(self) -> str:
         target = self.user or (f"table #{self.table_id}" if self.table_id else "")
         return f"{self.admin} {self.get_action_display().lower()} {target}"
+
+
+class TokenBucket(models.Model):
+    """A rate limit per key, after Healthchecks' TokenBucket: a bucket holds up to
+    one token; each action takes 1/capacity of it, and it refills in ``per``.
+
+    Rows, not the cache: a cache may evict a bucket (and forgive its owner) when
+    it fills up, which anybody can make it do (accounts/services.py spends them).
+    """
+
+    key = models.CharField(max_length=100, unique=True)
+    tokens = models.FloatField(default=1.0)
+    updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.tokens:.2f}"

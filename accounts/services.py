@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.models import ChipTransaction, ModerationAction, User
+from accounts.models import ChipTransaction, ModerationAction, TokenBucket, User
 
 Reason = ChipTransaction.Reason
 
 
 class ChipsError(ValueError):
     """A change of chips that would break a rule; nothing was written."""
+
+
+class SignupLimitError(ValueError):
+    """Too many sign-ups from one address; nothing was written."""
 
 
 @transaction.atomic
@@ -46,33 +51,81 @@ def chips_change(
 
 
 @transaction.atomic
-def user_signup(*, username: str, email: str, password: str) -> User:
+def token_take(*, key: str, capacity: int, per: dt.timedelta) -> bool:
+    """Take one of ``capacity`` tokens that refill over ``per``; False when none is
+    left (and nothing is taken). The bucket's row is locked, so two processes never
+    spend the same token."""
+    now = timezone.now()
+    TokenBucket.objects.get_or_create(key=key, defaults={"updated_at": now})
+    bucket = TokenBucket.objects.select_for_update().get(key=key)
+    tokens = min(1.0, bucket.tokens + (now - bucket.updated_at) / per) - 1.0 / capacity
+    if tokens < -1e-9:  # the float sum of 1/capacity may fall a hair short of 1
+        return False
+    TokenBucket.objects.filter(pk=bucket.pk).update(tokens=tokens, updated_at=now)
+    return True
+
+
+def _address_key(address: str) -> str:
+    """One IPv6 host usually holds a whole /64: limit the network, not each of its
+    2^64 addresses. IPv4 addresses count one by one."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:60]
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:  # ::ffff:192.0.2.1 is an IPv4 client
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+
+
+@transaction.atomic
+def user_signup(*, username: str, email: str, password: str, address: str | None = None) -> User:
+    """A new account with its welcome chips. ``address``: the client's, for a sign-up
+    over the web, which may come SIGNUPS_PER_ADDRESS_PER_HOUR times an hour from one
+    address; accounts made otherwise (tests, scripts) pass none and are not limited."""
+    if address is not None and not token_take(
+        key=f"signup:{_address_key(address)}",
+        capacity=settings.SIGNUPS_PER_ADDRESS_PER_HOUR,
+        per=dt.timedelta(hours=1),
+    ):
+        raise SignupLimitError(
+            "Too many accounts were made from your network in the last hour. Please try again later."
+        )
     user = User.objects.create_user(username=username, email=email, password=password)
     chips_change(user=user, delta=settings.SITE_RULES["SIGNUP_CHIPS"], reason=Reason.SIGNUP)
     return user
 
 
-def refill_available(user: User, today: dt.date | None = None) -> bool:
+def refill_available(user: User, today: dt.date | None = None, *, chips_in_pots: int) -> bool:
+    """Whether ``user`` may claim today's refill. The chips they have in the pots of
+    running games (``chips_in_pots``, games.selectors) count as theirs: a player
+    whose chips are on the table is not broke. Stakes reserved at tables that have
+    not started are still in the balance."""
     today = today or timezone.localdate()
-    return user.chips < settings.SITE_RULES["REFILL_BELOW"] and user.last_refill != today
+    return user.chips + chips_in_pots < settings.SITE_RULES["REFILL_BELOW"] and user.last_refill != today
 
 
 @transaction.atomic
-def chips_refill(*, user: User, today: dt.date | None = None) -> ChipTransaction:
-    """Top an account below the refill line up to it, once a day (RULES.md §6)."""
+def chips_refill(*, user: User, chips_in_pots: int, today: dt.date | None = None) -> ChipTransaction:
+    """Top an account below the refill line up to it, once a day (RULES.md §6),
+    counting ``chips_in_pots`` as held. Players claim it through
+    ``games.services.chips_refill``, which counts their pots under the same lock."""
     today = today or timezone.localdate()
     locked = User.objects.select_for_update().get(pk=user.pk)
-    if not refill_available(locked, today):
+    below = settings.SITE_RULES["REFILL_BELOW"]
+    if not refill_available(locked, today, chips_in_pots=chips_in_pots):
         if locked.last_refill == today:
             raise ChipsError("You have already claimed today's refill.")
-        raise ChipsError(
-            f"Refills are for accounts below {settings.SITE_RULES['REFILL_BELOW']} chips."
-        )
+        if chips_in_pots:
+            raise ChipsError(
+                f"Refills are for accounts below {below} chips; you hold {locked.chips}, "
+                f"and {chips_in_pots} more are in the pots of games you are playing."
+            )
+        raise ChipsError(f"Refills are for accounts below {below} chips.")
     User.objects.filter(pk=user.pk).update(last_refill=today)
     user.last_refill = today
-    return chips_change(
-        user=user, delta=settings.SITE_RULES["REFILL_BELOW"] - locked.chips, reason=Reason.REFILL
-    )
+    return chips_change(user=user, delta=below - locked.chips - chips_in_pots, reason=Reason.REFILL)
 
 
 @transaction.atomic

@@ -13,6 +13,9 @@ from accounts import selectors, services
 from accounts.forms import GuestForm, KeyBindingsForm, SignupForm
 from accounts.identity import guest_start
 from accounts.models import User
+from config.network import request_client_address
+from games import selectors as game_selectors
+from games import services as game_services
 
 
 def _safe_next(request: HttpRequest, default: str) -> str:
@@ -28,12 +31,18 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("profile")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.user_signup(
-            username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"],
-        )
-        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+        try:
+            user = services.user_signup(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                # No address at all (a test client without one) still counts, as "".
+                address=request_client_address(request) or "",
+            )
+        except services.SignupLimitError as err:
+            form.add_error(None, str(err))
+            return render(request, "registration/signup.html", {"form": form}, status=429)
+        login(request, user, backend=settings.SESSION_AUTH_BACKEND)
         messages.success(request, f"Welcome, {user.username}! You start with {user.chips} chips.")
         return redirect(_safe_next(request, "lobby:index"))
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
@@ -57,9 +66,10 @@ def guest(request: HttpRequest) -> HttpResponse:
 
 
 def _profile_context(user: User) -> dict:
+    # What anybody may see of a player. Their chips ledger is not here: it is for
+    # them (``profile``) and for admins (the Django admin) only.
     return {
         "profile_user": user,
-        "ledger": selectors.ledger(user)[:50],
         "history": selectors.game_history(user),
         "totals": selectors.player_totals(user),
     }
@@ -69,7 +79,10 @@ def _profile_context(user: User) -> dict:
 def profile(request: HttpRequest) -> HttpResponse:
     context = _profile_context(request.user)
     context["own"] = True
-    context["refill_available"] = services.refill_available(request.user)
+    context["ledger"] = selectors.own_ledger(request.user)[:50]
+    context["refill_available"] = services.refill_available(
+        request.user, chips_in_pots=game_selectors.chips_in_pots(request.user.pk)
+    )
     context["keys_form"] = KeyBindingsForm(initial=request.user.bindings())
     return render(request, "accounts/profile.html", context)
 
@@ -101,7 +114,7 @@ def key_bindings(request: HttpRequest) -> HttpResponse:
 @require_POST
 def refill(request: HttpRequest) -> HttpResponse:
     try:
-        row = services.chips_refill(user=request.user)
+        row = game_services.chips_refill(user=request.user)
     except services.ChipsError as err:
         messages.error(request, str(err))
     else:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 import django
 
@@ -15,26 +16,30 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
 from config.handlers import PooledThreadASGIHandler  # noqa: E402
-from config.transport import install as install_immediate_writes  # noqa: E402
+from config.transport import install as install_server_adjustments  # noqa: E402
 
 django_asgi_app = PooledThreadASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.network import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games.host import GameHostConsumer  # noqa: E402
 from games.live import preload  # noqa: E402
 from games.shards import HOST_CHANNEL_PREFIX  # noqa: E402
+from lobby import presence  # noqa: E402
+from lobby.edge import EdgeMiddleware  # noqa: E402
 from lobby.ws import ServerSendMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # Outside in: the page's origin, then what this client may cost (lobby/edge.py),
+        # both before the session is read; then who is speaking, then the consumer.
         "websocket": ServerSendMiddleware(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            SameOriginValidator(EdgeMiddleware(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
         ),
         # Table hosts in worker processes: manage.py runworker game-host-0 …
         "channel": ChannelNameRouter(
@@ -43,8 +48,18 @@ application = ProtocolTypeRouter(
     }
 )
 
-install_immediate_writes()  # WebSocket frames leave at once (config/transport.py)
+install_server_adjustments()  # Daphne's connections (config/transport.py): checked, then installed
 preload()  # every game's live code and partials, before the first table needs them
+
+# As soon as the server runs (not when the first socket of a table connects): remove
+# what a killed process left behind and start the table host (lobby/presence.py).
+# Daphne runs on Twisted's asyncio reactor, installed before it loads this module;
+# anywhere else (tests, management commands) there is no server to start.
+if "twisted.internet.reactor" in sys.modules:
+    from twisted.internet import reactor
+
+    # Startup triggers fire before the event loop turns: the first turn starts it.
+    reactor.callWhenRunning(reactor.callLater, 0, presence.start)
 
 # Everything loaded so far (Django, the URLconf, the consumers) lives as long as
 # the process: move it out of the collector's sight, so that the full collections that

@@ -18,17 +18,22 @@ is synchronous (the signal, the request, the chain, and the close of a response 
 in memory) on the request's thread in one call; the event loop reads the body and
 sends the response. A request borrows a one-thread executor from a pool and gives it
 back when done: isolation stays as Django has it (a thread serves one request at a
-time, and concurrent requests get threads of their own; the pool grows to the
-highest number of requests in flight at once), but threads and their database
-connections (``CONN_MAX_AGE``) are kept. A streamed response (a static file) is
-closed after it is sent, as Django does.
+time), and threads and their database connections (``CONN_MAX_AGE``) are kept. The
+pool holds at most ``REQUEST_THREADS`` threads: a burst of requests waits its turn on
+the event loop, in order of arrival, instead of starting a thread (and opening a
+database connection) per request in flight, so a burst can neither exhaust the
+database's connections nor leave hundreds of idle threads behind. A streamed
+response (a static file) is closed after it is sent, as Django does.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -41,26 +46,45 @@ class PooledThreadASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         super().__init__()
         self.load_middleware(is_async=False)  # the chain of BaseHandler.get_response
+        self.size = settings.REQUEST_THREADS
         self.idle: list[ThreadPoolExecutor] = []
         self.threads = 0
+        self.waiting: deque[asyncio.Future] = deque()
 
-    def borrow(self) -> ThreadPoolExecutor:
+    async def borrow(self) -> ThreadPoolExecutor:
         if self.idle:
             return self.idle.pop()
-        self.threads += 1
-        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"request-{self.threads}")
+        if self.threads < self.size:
+            self.threads += 1
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"request-{self.threads}")
+        turn = asyncio.get_running_loop().create_future()
+        self.waiting.append(turn)
+        try:
+            return await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.give_back(turn.result())  # handed over just as the request went away
+            raise
+
+    def give_back(self, executor: ThreadPoolExecutor) -> None:
+        while self.waiting:
+            turn = self.waiting.popleft()
+            if not turn.done():
+                turn.set_result(executor)
+                return
+        self.idle.append(executor)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        executor = self.borrow()
+        executor = await self.borrow()
         try:
             async with ThreadSensitiveContext(executor=executor):
                 await self.handle(scope, receive, send)
         finally:
             # Back to the pool even if the request was cancelled while its view
             # still runs: the next request on this thread then waits its turn.
-            self.idle.append(executor)
+            self.give_back(executor)
 
     async def handle(self, scope, receive, send):
         try:

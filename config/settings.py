@@ -8,20 +8,36 @@ PostgreSQL and ``REDIS_URL`` to channels_redis.
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 from config.env import EnvError, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for: a deployment that forgets a variable must not serve debug
+# pages. `make run` and the test suite (pyproject.toml) ask for it.
+DEBUG = env_bool("DEBUG", False)
 
 _DEV_SECRET_KEY = "django-insecure-dev-only-key-change-me-in-production-0123456789"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
 if not SECRET_KEY:
-    raise EnvError("SECRET_KEY must be set when DEBUG is off")
+    raise EnvError(
+        "SECRET_KEY is not set. For local development run `make run` or set DEBUG=true; "
+        "in production set SECRET_KEY to a long random value."
+    )
+
+# Proxies whose X-Forwarded-For is believed (addresses or networks such as
+# 10.0.0.0/8); empty: the socket's peer is the client (config/network.py).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise EnvError(f"TRUSTED_PROXIES: {_proxy!r} is not an address or network") from None
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -40,9 +56,11 @@ INSTALLED_APPS = [
     "games",
     "channels",
     "django_htmx",
+    "csp",
     "template_partials",
     "accounts",
     "lobby",
+    "axes",  # log-in throttling: its attempts are rows, seen and cleared in the admin
 ]
 
 MIDDLEWARE = [
@@ -50,6 +68,7 @@ MIDDLEWARE = [
     # Static files never reach sessions or views. The chain runs synchronously, in
     # one hop onto a request thread (config/handlers.py).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.csp.SiteCSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -57,6 +76,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a locked-out log-in into the lockout page (AXES_LOCKOUT_TEMPLATE).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -142,7 +163,10 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_USER_MODEL = "accounts.User"
 # Django's ModelBackend, with the user of a session read through the cache.
-AUTHENTICATION_BACKENDS = ["accounts.backends.CachedModelBackend"]
+# django-axes first: it refuses a locked-out log-in before any password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.backends.CachedModelBackend"]
+# The backend that holds sessions (axes' checks log in nobody): name it, not [0].
+SESSION_AUTH_BACKEND = "accounts.backends.CachedModelBackend"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -191,6 +215,28 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
+# Content-Security-Policy (django-csp; config/csp.py adds the page's WebSocket origin
+# to connect-src). Scripts and stylesheets come only from our own static files: no
+# inline <script> or <style>, no on*= handlers, no eval (base.html turns off htmx's
+# eval and its injected indicator <style>). No nonces: table pages are assembled from
+# panels cached per version, which a per-response nonce would not match.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # Style attributes only, never <style> elements: a falling piece is pushed
+        # many times a second as its position in custom properties,
+        # style="--x:3;--y:17" (games/tetriwar/render.py).
+        "style-src-attr": [UNSAFE_INLINE],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -198,6 +244,26 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# What one client may cost (lobby/edge.py, config/transport.py, config/handlers.py).
+# Frames: a budget per player, shared by all its sockets; a frame costs 1, plus 1 per
+# 512 bytes; over it, the socket is closed (4008). A fast human sends about 20 a second
+# (a held key repeats every 50 ms), bursts of a few more.
+WS_FRAMES_PER_SECOND = env_int("WS_FRAMES_PER_SECOND", 40)
+WS_FRAME_BURST = env_int("WS_FRAME_BURST", 80)
+WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 1024)  # a frame is a few dozen bytes
+WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 65536)  # autobahn fails larger ones (1009)
+# Sockets per client address (config/network.py says which address that is):
+WS_MAX_SOCKETS_PER_ADDRESS = env_int("WS_MAX_SOCKETS_PER_ADDRESS", 20)
+WS_NEW_SOCKETS_PER_MINUTE = env_int("WS_NEW_SOCKETS_PER_MINUTE", 60)
+# A socket with more unsent than this is not reading: it is dropped.
+WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
+# Page requests run on at most this many threads, each with its database connection.
+REQUEST_THREADS = env_int("REQUEST_THREADS", 8)
+for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_MAX_FRAME_BYTES", "WS_MAX_MESSAGE_BYTES",
+              "WS_MAX_SOCKETS_PER_ADDRESS", "WS_NEW_SOCKETS_PER_MINUTE", "WS_MAX_UNSENT_BYTES", "REQUEST_THREADS"):
+    if globals()[_name] < 1:
+        raise EnvError(f"{_name} must be at least 1")
 
 # Table hosts: tables are spread over this many shards (table id % shards); in
 # scale-out mode each shard's channel, game-host-<n>, is served by one worker.
@@ -209,6 +275,37 @@ if GAME_HOST_SHARDS < 1:
 SITE_RULES = {
     "SIGNUP_CHIPS": 1000,  # RULES.md §6
     "REFILL_BELOW": 100,  # RULES.md §6 (reconstruction): refill up to this, once a day
-    "WS_MAX_FRAME_BYTES": 1024,  # a game intent is a few dozen bytes
-    "WS_MAX_FRAMES_PER_SECOND": 30,  # issue 4: more is a flood
 }
+
+# Abuse limits of accounts and tables (issue 17); each must be at least 1.
+# Log-ins: after LOGIN_FAILURE_LIMIT failures for one user name, or from one client
+# address, that name or address is refused for LOGIN_COOLOFF_MINUTES (a try during
+# the wait starts it again). Either alone locks: guesses spread over many names are
+# stopped by the address, guesses from many addresses by the name.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+# Sign-ups from one client address: this many at once, refilled over an hour.
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 5)
+# Tables a host (account or guest) has open or running at once; and tables hosted
+# from one client address, since guest names cost nothing to mint.
+TABLES_PER_HOST = env_int("TABLES_PER_HOST", 3)
+TABLES_PER_ADDRESS = env_int("TABLES_PER_ADDRESS", 10)
+for _limit in (
+    "LOGIN_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "SIGNUPS_PER_ADDRESS_PER_HOUR", "TABLES_PER_HOST",
+    "TABLES_PER_ADDRESS",
+):
+    if globals()[_limit] < 1:
+        raise EnvError(f"{_limit} must be at least 1")
+
+# django-axes: its failures are rows (the database handler), so every process sees
+# them and a cache eviction cannot forgive them; admins clear them in the admin.
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = LOGIN_COOLOFF_MINUTES / 60  # axes reads a float as hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each alone, not the pair
+AXES_CLIENT_IP_CALLABLE = "config.network.request_client_address_for_axes"  # honours TRUSTED_PROXIES
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# A success does not forgive earlier failures: otherwise logging in to one's own
+# account between guesses would reset the address's count.
+AXES_RESET_ON_SUCCESS = False
+# Failures are kept; a row per successful log-in (with its address) is not needed.
+AXES_DISABLE_ACCESS_LOG = True

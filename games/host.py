@@ -38,6 +38,7 @@ from channels.layers import get_channel_layer
 from games.core.protocol import IllegalIntent
 from games.live import LiveGame, live_game_for
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
+from games.wire import error_fragment
 from lobby.broadcast import table_group
 
 log = logging.getLogger(__name__)
@@ -56,12 +57,6 @@ clock = time.monotonic  # the host's only time source (tests put a fake clock he
 # When this process started: games still marked running that began earlier were
 # hosted by a process that is gone.
 PROCESS_STARTED = datetime.datetime.now(datetime.UTC)
-
-
-def error_fragment(message: str, code: str) -> str:
-    from lobby.ws import error_fragment as fragment
-
-    return fragment(message, code)
 
 
 class Inbox:
@@ -199,7 +194,7 @@ class LiveTable:
             try:
                 if not self.started:
                     raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
-                events.extend(self.live.apply(message["seat"], message["frame"], now))
+                events.extend(self.live.apply(message["seat"], message["intent"], now))
             except IllegalIntent as err:
                 if reply:
                     await self.reply(reply, error_fragment(err.message, err.code))

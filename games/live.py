@@ -15,15 +15,17 @@ from django.template.loader import render_to_string
 
 from games.core.log import Rows
 from games.core.protocol import IllegalIntent
+from games.wire import Frame
 
 
 class LiveGame(Protocol):
+    FRAMES: tuple[type[Frame], ...]
     seats: list[int]
     bot_seats: list[int]
     finished: bool
 
     def begin(self, now: float) -> None: ...
-    def apply(self, seat: int, frame: dict[str, Any], now: float) -> list[Any]: ...
+    def apply(self, seat: int, intent: str, now: float) -> list[Any]: ...
     def advance(self, now: float) -> list[Any]: ...
     def forfeit(self, seat: int, now: float) -> list[Any]: ...
     def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]: ...
@@ -46,6 +48,11 @@ LIVE_GAMES = {
 def live_game_class(kind: str) -> type[LiveGame]:
     module, _, cls = LIVE_GAMES[kind].partition(":")
     return getattr(import_module(module), cls)
+
+
+def live_frames(kind: str) -> tuple[type[Frame], ...]:
+    """The frames a browser may send to a table of ``kind``, beside the table's own."""
+    return live_game_class(kind).FRAMES
 
 
 def preload() -> None:
@@ -73,6 +80,7 @@ class LiveGameBase:
     Options: Any
     Intent: Any
     TEMPLATE: str
+    FRAMES: tuple[type[Frame], ...] = ()  # the game's intents as typed frames (games/wire.py)
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.setup = setup
@@ -107,9 +115,11 @@ class LiveGameBase:
         self.start = now
         self.game = self.Game(self.options, self.seed, self.seats, now)
 
-    def apply(self, seat: int, frame: dict[str, Any], now: float) -> list[Any]:
+    def apply(self, seat: int, intent: str, now: float) -> list[Any]:
+        """Apply a player's intent, in the engine's text form (``"bomb:3"``): the
+        consumer decoded and typed the frame it came in (games/wire.py)."""
         assert self.game is not None
-        return self.game.apply(seat, self.Intent.from_wire(frame), now)
+        return self.game.apply(seat, self.Intent.parse(intent), now)
 
     def advance(self, now: float) -> list[Any]:
         return self.game.advance(now) if self.game else []

@@ -91,3 +91,12 @@ def leaderboard_row(game: str, period: str, *, user_id: int) -> Row | None:
         | Q(total_points=points, wins=wins, games__lt=games)
     ).count()
     return _row({**own, "position": better + 1})
+
+
+def chips_in_pots(user_id: int) -> int:
+    """Chips the player staked in games still running: in the pot, not in their
+    balance, and theirs again if the game is aborted or they win."""
+    total = Participation.objects.filter(
+        user_id=user_id, game__status=Game.Status.RUNNING, game__stake__gt=0
+    ).aggregate(total=Sum("game__stake"))["total"]
+    return total or 0

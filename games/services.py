@@ -8,16 +8,19 @@ so a second attempt — from another process too — changes nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import services as account_services
 from accounts.models import ChipTransaction, User
 from accounts.services import ChipsError, chips_change
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
 from games.models import Game, GameLog, Participation
+from games.selectors import chips_in_pots
 from lobby import broadcast
 from lobby.models import Seat, Table
 
@@ -68,6 +71,16 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
     GameLog.objects.create(game=game)
     transaction.on_commit(lambda: _tell_host({"type": "host.start", "game_id": game.pk, "table_id": table.pk}))
     return game
+
+
+@transaction.atomic
+def chips_refill(*, user: User, today: dt.date | None = None) -> ChipTransaction:
+    """A player claims the daily refill (RULES.md §6), their stakes in running games'
+    pots counted as theirs: otherwise a player with most chips on the table would
+    be refilled every day. Their row is locked first, as a game's start and end
+    lock it, so the pots counted are the pots of this moment."""
+    User.objects.select_for_update().only("id").get(pk=user.pk)
+    return account_services.chips_refill(user=user, today=today, chips_in_pots=chips_in_pots(user.pk))
 
 
 def _tell_host(message: dict[str, Any]) -> None:

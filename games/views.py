@@ -2,10 +2,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from games import selectors
 from games.registry import GAMES, get_game
+from games.tetriwar.render import pieces_css
 
 
 @require_GET
@@ -24,6 +26,14 @@ def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     if spec is None:
         raise Http404("No such game.")
     return render(request, spec.how_to_template, {"game": spec})
+
+
+@require_GET
+@cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)  # the link carries a version
+def tetriwar_pieces_css(request: HttpRequest) -> HttpResponse:
+    """Where each cell of a falling piece sits, built from the engine's shape table: a
+    stylesheet of its own, as the Content-Security-Policy allows no <style> element."""
+    return HttpResponse(pieces_css(), content_type="text/css; charset=utf-8")
 
 
 @require_GET

@@ -5,10 +5,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 
+from games import wire
 from games.host import ensure_embedded_host, send_to_host
+from games.live import live_frames
 from games.registry import GAMES
 from lobby import selectors, services
 from lobby.broadcast import identity_key, lobby_group, table_group
+from lobby.presence import SERVER_ID
 from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
 
 
@@ -24,9 +27,6 @@ class LobbyConsumer(SiteConsumer):
         await self.relay(event["html"])
 
 
-FRAME_CONTROL_KEYS = {"seq", "table", "action"}
-
-
 class TableConsumer(SiteConsumer):
     """A table page, for players and spectators alike.
 
@@ -37,26 +37,29 @@ class TableConsumer(SiteConsumer):
 
     seat: int | None = None
     running = False
+    frames: tuple[type[wire.Frame], ...] = ()
 
     async def on_connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         await self.accept()
         # Join before announcing ourselves, so this page sees its own arrival too.
         await self.join(table_group(self.table_id))
-        added = await database_sync_to_async(services.watcher_add)(
-            table_id=self.table_id, channel_name=self.channel_name, player=self.player
+        game = await database_sync_to_async(services.watcher_add)(
+            table_id=self.table_id, channel_name=self.channel_name, player=self.player, server=SERVER_ID
         )
-        if not added:
+        if game is None:
             await self.send_error("There is no such table, or it is closed.", "NO_SUCH_TABLE")
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        self.watching = True
+        self.frames = (*wire.TABLE_FRAMES, *live_frames(game))
         ensure_embedded_host()
         await self.refresh_seat()
         if self.running:
             await self.to_host("host.sync")
 
-    async def on_disconnect(self, code: int) -> None:
-        if hasattr(self, "table_id"):
+    async def on_disconnect(self) -> None:
+        if getattr(self, "watching", False):
             await database_sync_to_async(services.watcher_remove)(channel_name=self.channel_name)
             if self.running and self.seat is not None:
                 await self.to_host("host.gone")
@@ -74,31 +77,22 @@ class TableConsumer(SiteConsumer):
         except ChannelFull:
             raise ClientError("BUSY", "The game server is overloaded; that key press was lost.") from None
 
-    async def handle_frame(self, frame: dict[str, Any]) -> None:
-        if "table" in frame and frame["table"] != self.table_id:
+    async def handle_text(self, text: str) -> None:
+        frame = wire.decode(text, self.frames)
+        if frame.table is not None and frame.table != self.table_id:
             raise ClientError("WRONG_TABLE", "That message names another table; this socket is for this one.")
-        action = frame.get("action")
-        if action == "resync":
-            await self.to_host("host.sync")
+        if isinstance(frame, wire.Resync):
+            if await self.spend(frame.cost):
+                await self.to_host("host.sync")
             return
-        if "intent" not in frame and action != "forfeit":
-            raise ClientError("BAD_FRAME", 'Malformed message: expected {"intent": "left"} or {"action": "resync"}.')
         if self.seat is None:
             raise ClientError("SPECTATOR", "Spectators watch; take a seat before the next game to play.")
         if not self.running:
             raise ClientError("NO_GAME", "No game is running at this table.")
-        if action == "forfeit":
+        if isinstance(frame, wire.Forfeit):
             await self.to_host("host.forfeit")
             return
-        # The game's engine reads the intent and its fields (a bomb's target, a
-        # column …) and refuses anything malformed; only plain values go through.
-        wire = {
-            key: value
-            for key, value in frame.items()
-            if key not in FRAME_CONTROL_KEYS and isinstance(value, str | int) and not isinstance(value, bool)
-        }
-        seq = frame.get("seq")
-        await self.to_host("host.intent", frame=wire, seq=seq if isinstance(seq, int) else None)
+        await self.to_host("host.intent", intent=frame.intent_text(), seq=frame.seq)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Everything this socket needs is in the message: no query per socket.

@@ -112,7 +112,20 @@ class Watcher(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     guest_token = models.CharField(max_length=32, blank=True)
+    # The Daphne process holding the socket (lobby.presence.SERVER_ID): when that
+    # process is gone, so is the page, whatever row it left behind.
+    server = models.CharField(max_length=80, blank=True, db_index=True)
     connected_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return f"{self.table} watched by {self.user or self.guest_token or 'anonymous'}"
+
+
+class ServerBeat(models.Model):
+    """A Daphne process of a scale-out site, alive while it beats (lobby.presence)."""
+
+    server = models.CharField(max_length=80, unique=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.server} at {self.beat_at:%H:%M:%S}"

@@ -8,10 +8,13 @@ player, and changes nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import F, Q, Sum
+from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.identity import PlayerRef
@@ -19,7 +22,7 @@ from accounts.models import ModerationAction, User
 from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
-from lobby.models import Seat, Table, Watcher
+from lobby.models import Seat, ServerBeat, Table, Watcher
 from lobby.selectors import is_host, start_problem
 
 
@@ -83,6 +86,41 @@ def _check_may_sit(table: Table, player: PlayerRef | None) -> None:
             )
 
 
+_LIVE = (Table.Status.OPEN, Table.Status.RUNNING)
+
+
+def _check_may_host(player: PlayerRef, ip: str | None) -> None:
+    """A host keeps a bounded number of tables open or running (issue 17: one account
+    opened 300 in 4 s). Guest names cost nothing, so the tables hosted from one
+    client address are bounded too. Practice tables count like any other."""
+    if player.user_id is not None:
+        # Lock the account, so two concurrent creations cannot both pass the count.
+        User.objects.select_for_update().only("id").get(pk=player.user_id)
+        hosted = Table.objects.filter(status__in=_LIVE, host_user_id=player.user_id)
+    else:
+        hosted = Table.objects.filter(status__in=_LIVE, host_user__isnull=True, host_guest_token=player.guest_token)
+    limit = settings.TABLES_PER_HOST
+    if hosted.count() >= limit:
+        raise TableError(
+            "TOO_MANY_TABLES",
+            f"You may host {limit} tables at once and already do: leave one, or finish its game, "
+            "before opening another.",
+        )
+    if ip is None:
+        return
+    # Tables whose host sits there from this address (the host's seat, not a guest's).
+    from_address = Seat.objects.filter(ip=ip, table__status__in=_LIVE).filter(
+        Q(user__isnull=False, user_id=F("table__host_user_id"))
+        | Q(user__isnull=True, bot_level="", guest_token=F("table__host_guest_token"))
+    )
+    limit = settings.TABLES_PER_ADDRESS
+    if from_address.count() >= limit:
+        raise TableError(
+            "TOO_MANY_TABLES_HERE",
+            f"{limit} tables are already open from your network. Join one of them, or wait until one closes.",
+        )
+
+
 @transaction.atomic
 def table_create(
     *,
@@ -110,6 +148,7 @@ def table_create(
         spec.options_form.validate(options)
     except ValueError as err:
         raise TableError("BAD_OPTIONS", f"Bad table options: {err}") from None
+    _check_may_host(player, ip)
     table = Table(
         game=game,
         name=(name.strip() or f"{player.name}'s table")[:60],
@@ -281,20 +320,23 @@ def seats_release_for_user(*, user: User) -> None:
     broadcast.user_banned(user.pk)
 
 
-def watcher_add(*, table_id: int, channel_name: str, player: PlayerRef | None) -> bool:
-    """Record an open table page; False when the table does not exist or is closed."""
-    if not Table.objects.filter(pk=table_id).exclude(status=Table.Status.CLOSED).exists():
-        return False
+def watcher_add(*, table_id: int, channel_name: str, player: PlayerRef | None, server: str = "") -> str | None:
+    """Record an open table page, held by the process ``server``. Returns the table's
+    game, or None when the table does not exist or is closed (nothing is recorded)."""
+    game = Table.objects.filter(pk=table_id).exclude(status=Table.Status.CLOSED).values_list("game", flat=True).first()
+    if game is None:
+        return None
     Watcher.objects.update_or_create(
         channel_name=channel_name,
         defaults={
             "table_id": table_id,
             "user_id": player.user_id if player else None,
             "guest_token": player.guest_token if player else "",
+            "server": server,
         },
     )
     broadcast.watchers_changed(table_id)
-    return True
+    return game
 
 
 def watcher_remove(*, channel_name: str) -> None:
@@ -303,6 +345,28 @@ def watcher_remove(*, channel_name: str) -> None:
         return
     Watcher.objects.filter(channel_name=channel_name).delete()
     broadcast.watchers_changed(table_id)
+
+
+def server_beat(*, server: str) -> None:
+    """A Daphne process of a scale-out site says it is alive (lobby.presence)."""
+    ServerBeat.objects.update_or_create(server=server, defaults={"beat_at": timezone.now()})
+
+
+def watchers_reconcile(*, alive: set[str] | None = None, stale_after: float | None = None) -> int:
+    """Remove the Watcher rows of processes that are gone, and tell their tables.
+
+    ``alive``: the servers known to live (embedded: this process alone); otherwise
+    the servers that beat within ``stale_after`` seconds. Returns the rows removed."""
+    if alive is None:
+        cutoff = timezone.now() - dt.timedelta(seconds=stale_after or 0)
+        ServerBeat.objects.filter(beat_at__lt=cutoff).delete()
+        alive = set(ServerBeat.objects.values_list("server", flat=True))
+    stale = Watcher.objects.exclude(server__in=alive)
+    tables = set(stale.values_list("table_id", flat=True))
+    removed, _ = stale.delete()
+    for table_id in tables:
+        broadcast.watchers_changed(table_id)
+    return removed
 
 
 def _check_bot(table: Table, player: PlayerRef | None, number: int) -> None:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.identity import player_from_request
 from accounts.models import DEFAULT_KEY_BINDINGS
+from config.network import request_client_address
 from games.registry import GAMES, get_game
 from lobby import selectors, services
 from lobby.forms import SeatForm, TableForm
@@ -21,7 +22,9 @@ from lobby.selectors import table_page_context
 
 
 def _client_ip(request: HttpRequest) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
+    # Behind a trusted proxy REMOTE_ADDR is the proxy's: every player would share
+    # it, and with it the same-IP rule and the tables-per-address cap.
+    return request_client_address(request)
 
 
 @require_GET

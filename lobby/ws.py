@@ -1,25 +1,25 @@
 """What every WebSocket consumer of the site shares: who is speaking, and the
-checks on a frame before anything acts on it (size, rate, JSON shape).
+decoding of a frame into its declared type before anything acts on it.
 
-A bad frame is answered with a clear error fragment to that socket only; it
-never closes the socket or touches anybody else's.
+Size and rate are checked earlier, at the edge (lobby/edge.py), before a frame
+reaches a consumer. A frame that is refused here gets a clear error fragment with a
+code, to that socket only, and changes nothing.
 """
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.contrib.auth import SESSION_KEY
-from django.utils.html import escape
 
 from accounts.identity import PlayerRef, player_from_scope
-from lobby.broadcast import user_group
+from games import wire
+from games.wire import FrameError, error_fragment
+from lobby.broadcast import identity_key, user_group
 
 # Close codes in the application range (4000–4999).
 CLOSE_BANNED = 4003
@@ -35,31 +35,6 @@ class ClientError(Exception):
         self.message = message
 
 
-def error_fragment(message: str, code: str = "") -> str:
-    return (
-        f'<div id="ws-error" class="message error" role="alert" data-code="{escape(code)}">'
-        f"{escape(message)}</div>"
-    )
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` frames a second, bursts up to ``rate``."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.tokens = rate
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.rate, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 @database_sync_to_async
 def _session_user_is_banned(session: Any) -> bool:
     from accounts.models import User
@@ -71,20 +46,32 @@ def _session_user_is_banned(session: Any) -> bool:
 
 
 class ServerSendMiddleware:
-    """Keeps the server's own ``send`` in the scope, as ``server_send``.
+    """Keeps the server's own ``send`` in the scope, as ``server_send``, and makes a
+    frame sent to a socket that has just closed a no-op.
 
     Channels' session middleware wraps ``send`` so that a changed session is saved
     with an HTTP response. A WebSocket frame never carries one, yet the wrapper still
     asks the lazy session on every frame whether it changed: a measurable share of
     relaying a game's fragments to every socket of a table, the hottest path of the
     site. Relays go straight to the server (``SiteConsumer.relay``); everything else
-    (accept, close, errors) still goes through the middleware."""
+    (accept, close, errors) still goes through the middleware.
+
+    A broadcast can reach a socket between its close and its consumer's end (a
+    browser that leaves, a socket the edge closed): autobahn refuses the frame with
+    ``Disconnected``. Nobody is there to read it, so it is dropped, not logged as a
+    failure."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
-        return await self.inner({**scope, "server_send": send}, receive, send)
+        async def server_send(message):
+            try:
+                await send(message)
+            except Disconnected:
+                pass
+
+        return await self.inner({**scope, "server_send": server_send}, receive, server_send)
 
 
 class SiteConsumer(AsyncWebsocketConsumer):
@@ -102,9 +89,13 @@ class SiteConsumer(AsyncWebsocketConsumer):
         try:
             return await super().__call__(scope, receive, send)
         finally:
+            # However the consumer ends (a disconnect, an exception in a handler, a
+            # cancellation), what it registered is undone: groups, direct delivery,
+            # and whatever the page registered (a Watcher row, a player's presence).
             detach = getattr(self.channel_layer, "detach", None)
             if detach is not None and getattr(self, "channel_name", None):
                 detach(self.channel_name)
+            await self.leave()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old database connections (a thread hop) before every
@@ -123,10 +114,12 @@ class SiteConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_BANNED)
             return
         self.player = player_from_scope(self.scope)
-        self.limiter = RateLimiter(settings.SITE_RULES["WS_MAX_FRAMES_PER_SECOND"])
-        self.max_frame_bytes = settings.SITE_RULES["WS_MAX_FRAME_BYTES"]
-        self.flood_warned_at = 0.0
+        self.budget = self.scope.get("edge")  # lobby/edge.py; absent only in bare tests
+        if self.budget is not None and self.player is not None:
+            # Every socket of one player spends the same budget.
+            self.budget.bind(identity_key(self.player.user_id, self.player.guest_token))
         self.groups_joined: list[str] = []
+        self.left = False
         self.server_send = self.scope.get("server_send", self.base_send)
         attach = getattr(self.channel_layer, "attach", None)
         if attach is not None:
@@ -143,46 +136,33 @@ class SiteConsumer(AsyncWebsocketConsumer):
         self.groups_joined.append(group)
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        await self.on_disconnect(code)
+        await self.leave()
 
-    async def on_disconnect(self, code: int) -> None:
+    async def leave(self) -> None:
+        """Undo what connecting registered; once, whichever way the socket ends."""
+        if not hasattr(self, "groups_joined") or self.left:
+            return
+        self.left = True
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.on_disconnect()
+
+    async def on_disconnect(self) -> None:
         pass
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            frame = self.parse(text_data, bytes_data)
-            if frame is None:
-                return
-            await self.handle_frame(frame)
-        except ClientError as err:
+            await self.handle_text(text_data if text_data is not None else "")
+        except (ClientError, FrameError) as err:
             await self.send_error(err.message, err.code)
 
-    def parse(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | None:
-        if not self.limiter.allow():
-            # Dropped. Tell the sender at most once a second, so the warning
-            # itself cannot become a flood.
-            now = time.monotonic()
-            if now - self.flood_warned_at < 1:
-                return None
-            self.flood_warned_at = now
-            raise ClientError("FLOOD", "Too many messages: some were ignored. Slow down.")
-        if bytes_data is not None or text_data is None:
-            raise ClientError("BAD_FRAME", "Frames must be JSON text.")
-        if len(text_data) > self.max_frame_bytes:
-            raise ClientError("FRAME_TOO_LARGE", "That message is too large.")
-        try:
-            frame = json.loads(text_data)
-        except ValueError:
-            raise ClientError("BAD_FRAME", 'Malformed message: expected JSON such as {"intent": "left"}.') from None
-        if not isinstance(frame, dict):
-            raise ClientError("BAD_FRAME", 'Malformed message: expected a JSON object such as {"intent": "left"}.')
-        frame.pop("HEADERS", None)  # htmx's ws-send adds request headers
-        return frame
+    async def handle_text(self, text: str) -> None:
+        wire.decode(text, ())  # this socket takes no frames: says why each is refused
 
-    async def handle_frame(self, frame: dict[str, Any]) -> None:
-        raise ClientError("READ_ONLY", "This page only listens; use the buttons.")
+    async def spend(self, cost: float) -> bool:
+        """Charge a costly frame beyond what the edge charged for its size; over the
+        budget, the edge closes the socket and this returns False."""
+        return self.budget is None or await self.budget.spend(cost)
 
     async def relay_event(self, event: dict[str, Any]) -> None:
         """Any of the ``relayed`` types, handed over by the layer without dispatch."""

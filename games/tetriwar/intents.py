@@ -52,20 +52,6 @@ class Intent:
             )
         return cls(name, int(target))
 
-    @classmethod
-    def from_wire(cls, data: object) -> Intent:
-        """An intent from a browser frame: ``{"intent": "left"}``, ``{"intent": "bomb", "target": 3}``.
-
-        Other keys (such as htmx's ``HEADERS``) are ignored. A target may be an int or a
-        string of digits, as form values arrive as strings.
-        """
-        if not isinstance(data, dict) or not isinstance(data.get("intent"), str):
-            raise IllegalIntent("UNKNOWN_INTENT", 'A frame must look like {"intent": "left"}.')
-        target = data.get("target")
-        if isinstance(target, str) and target.isascii() and target.isdigit():
-            target = int(target)
-        return cls(data["intent"], target)
-
 
 _CACHE = {text: Intent.parse(text) for text in NAMES}
 for _number in range(1, MAX_PLAYERS + 1):

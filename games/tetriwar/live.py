@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 from django.template.loader import render_to_string
 
+from games import wire
 from games.live import LiveGameBase
 from games.tetriwar import render
 from games.tetriwar.ai import TetriWarAI
-from games.tetriwar.constants import HIDDEN_ROWS, PAIRS
+from games.tetriwar.constants import HIDDEN_ROWS, MAX_PLAYERS, PAIRS
 from games.tetriwar.engine import Game, Intent, Options
+from games.tetriwar.intents import NAMES
+
+# Every intent but a bomb is its name alone: {"intent": "left", "seq": 41}.
+KEYS = tuple(wire.plain_frame(name) for name in NAMES if name != "bomb")
+
+
+class Bomb(wire.Frame, tag="bomb"):
+    """``{"intent": "bomb", "target": 3}``: drop the next bomb on key 3's player;
+    no target: Enter (the automatic target)."""
+
+    target: Annotated[int, msgspec.Meta(ge=1, le=MAX_PLAYERS)] | None = None
+
+    def intent_text(self) -> str:
+        return "bomb" if self.target is None else f"bomb:{self.target}"
 
 
 class TetriWarLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = "games/tetriwar/partials.html"
+    FRAMES = (*KEYS, Bomb)
 
     def make_bot(self, level: str, rng: random.Random) -> TetriWarAI:
         return TetriWarAI(level, rng)

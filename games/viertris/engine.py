@@ -111,17 +111,6 @@ class Intent:
         name, _, column = text.partition(":")
         return cls(name, _column(column))
 
-    @classmethod
-    def from_wire(cls, data: object) -> Intent:
-        """An intent from a browser frame: ``{"intent": "drop", "column": 3}``.
-
-        Other keys (such as htmx's ``HEADERS``) are ignored. The column may be an int or a
-        string of digits, as form values arrive as strings.
-        """
-        if not isinstance(data, dict) or not isinstance(data.get("intent"), str):
-            raise IllegalIntent("UNKNOWN_INTENT", 'A frame must look like {"intent": "drop", "column": 3}.')
-        return cls(data["intent"], _column(data.get("column")))
-
 
 def _column(value: object) -> object:
     """A column from text: digits become an int; anything else is left for Intent to refuse."""

@@ -9,11 +9,13 @@ at once where motion is reduced or scripts are off).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
+from games import wire
 from games.live import LiveGameBase
 from games.viertris import constants as C
 from games.viertris.bot import ViertrisBot
@@ -36,9 +38,19 @@ def board_html(rows: list[str], *, marked: set = frozenset(), dropped=None) -> s
     return "".join(out)
 
 
+class Drop(wire.Frame, tag="drop"):
+    """``{"intent": "drop", "column": 3}``: drop the next piece into a column."""
+
+    column: Annotated[int, msgspec.Meta(ge=0, le=C.COLUMNS - 1)]
+
+    def intent_text(self) -> str:
+        return f"drop:{self.column}"
+
+
 class ViertrisLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = TEMPLATE
+    FRAMES = (Drop,)
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -55,10 +67,10 @@ class ViertrisLive(LiveGameBase):
     def _remember(self) -> None:
         self._before = list(self.game.board()) if self.game else None
 
-    def apply(self, seat: int, frame: dict[str, Any], now: float) -> list[Any]:
+    def apply(self, seat: int, intent: str, now: float) -> list[Any]:
         self._remember()
         events = self.game.advance(now)
-        return events + super().apply(seat, frame, now)
+        return events + super().apply(seat, intent, now)
 
     def advance(self, now: float) -> list[Any]:
         self._remember()

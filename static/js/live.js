@@ -26,13 +26,16 @@
     if (!m) return; // not a game broadcast (seat panel, error)
     const v = Number(m[1]);
     const full = e.detail.message.indexOf('id="game"') !== -1;
-    if (full || version === null) { version = v; return; }
+    if (full) { version = v; return; }
+    // No state yet (just connected, or a resync asked for): the full state is on its way,
+    // and a change before it has no board to land on.
+    if (version === null) { e.preventDefault(); return; }
     if (v <= version) { e.preventDefault(); return; } // stale: already have it
     if (v !== version + 1) {
       // A gap: drop this one and ask for the whole state.
       e.preventDefault();
       version = null;
-      send({ action: "resync" });
+      send({ intent: "resync" });
       return;
     }
     version = v;
@@ -95,11 +98,38 @@
     }
   }
 
+  // --- answers overtaken by a push --------------------------------------------------------
+  // A push can replace the form that sent a request (the seat panel, the table status)
+  // before the answer arrives. htmx would then look for the answer's out-of-band parts
+  // inside the detached form, find none, and log errors. The push carries the new state
+  // already, so only the answer's message, if it has one, is still news. htmx announces
+  // the swap on the request's target, which may be detached too and so out of reach of
+  // a listener on the body: each target gets its own listener as its request leaves.
+  function dropIfOvertaken(e) {
+    const form = e.detail.requestConfig && e.detail.requestConfig.elt;
+    if (!form || form.isConnected) return;
+    e.detail.shouldSwap = false;
+    const answer = new DOMParser().parseFromString(e.detail.serverResponse || "", "text/html");
+    const fresh = answer.getElementById("messages");
+    const current = document.getElementById("messages");
+    if (fresh && current && fresh.textContent.trim()) {
+      fresh.removeAttribute("hx-swap-oob");
+      current.replaceWith(document.importNode(fresh, true));
+    }
+  }
+  const watchedTargets = new WeakSet();
+  document.body.addEventListener("htmx:beforeRequest", (e) => {
+    const target = e.detail.target;
+    if (!target || watchedTargets.has(target)) return;
+    watchedTargets.add(target);
+    target.addEventListener("htmx:beforeSwap", dropIfOvertaken);
+  });
+
   // --- leaving ------------------------------------------------------------------------
   document.addEventListener("click", (e) => {
     const button = e.target.closest("#forfeit-button");
     if (!button) return;
-    if (window.confirm(button.dataset.confirm)) send({ action: "forfeit" });
+    if (window.confirm(button.dataset.confirm)) send({ intent: "forfeit" });
   });
 
   function typing(target) {

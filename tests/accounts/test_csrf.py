@@ -58,3 +58,23 @@ def test_a_form_post_with_the_page_s_token_passes_and_one_without_is_refused():
     assert browser.post("/accounts/guest/", {"name": "Tess"}).status_code == 403
     answer = browser.post("/accounts/guest/", {"name": "Tess", "csrfmiddlewaretoken": str(token)})
     assert answer.status_code in (200, 302)
+
+
+def test_djangos_csrf_module_still_draws_with_the_function_we_replace():
+    from accounts import csrf as ours
+
+    ours.check()  # start-up runs this too: it fails when Django's internals move
+
+
+def test_the_csrf_check_fails_loudly_when_django_changes(monkeypatch):
+    from django.middleware import csrf as django_csrf
+
+    from accounts import csrf as ours
+
+    monkeypatch.setattr(django_csrf, "_get_new_csrf_string", lambda: "x" * 32)
+    monkeypatch.setattr(django_csrf, "_add_new_csrf_cookie", lambda request: None)  # draws some other way
+    with pytest.raises(ours.CsrfInternalsChanged):
+        ours.check()
+    monkeypatch.delattr(django_csrf, "_get_new_csrf_string")
+    with pytest.raises(ours.CsrfInternalsChanged):
+        ours.check()

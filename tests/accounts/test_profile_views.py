@@ -40,7 +40,7 @@ def test_profile_shows_chips_ledger_and_empty_history(host_client, host, admin_u
 
     assert '<span id="chips-balance">755</span>' in html
     assert "Welcome chips" in html and "Stake" in html and "Admin adjustment" in html
-    assert "birthday present" in html
+    assert "birthday present" not in html  # an admin's note shows in the Django admin only (issue 17)
     assert "+1000" in html and "-250" in html and "+5" in html
     assert "No games yet" in html
     assert reverse("password_change") in html

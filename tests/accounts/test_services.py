@@ -68,7 +68,7 @@ def test_database_rejects_a_ledger_row_with_a_negative_balance(newcomer):
 
 
 def test_refill_tops_a_broke_player_up_to_exactly_100(broke_player):
-    row = services.chips_refill(user=broke_player, today=MONDAY)
+    row = services.chips_refill(user=broke_player, chips_in_pots=0, today=MONDAY)
     broke_player.refresh_from_db()
     assert broke_player.chips == 100
     assert (row.delta, row.balance_after, row.reason) == (70, 100, Reason.REFILL)
@@ -77,7 +77,7 @@ def test_refill_tops_a_broke_player_up_to_exactly_100(broke_player):
 
 def test_refill_from_zero_gives_100(make_user):
     penniless = make_user("penniless", chips=0)
-    services.chips_refill(user=penniless, today=MONDAY)
+    services.chips_refill(user=penniless, chips_in_pots=0, today=MONDAY)
     penniless.refresh_from_db()
     assert penniless.chips == 100
 
@@ -86,9 +86,9 @@ def test_refill_from_zero_gives_100(make_user):
 def test_refill_is_refused_at_or_above_100_chips(make_user, chips):
     comfortable = make_user("comfortable", chips=chips)
     rows_before = ChipTransaction.objects.filter(user=comfortable).count()
-    assert not services.refill_available(comfortable, MONDAY)
+    assert not services.refill_available(comfortable, MONDAY, chips_in_pots=0)
     with pytest.raises(services.ChipsError, match="below 100"):
-        services.chips_refill(user=comfortable, today=MONDAY)
+        services.chips_refill(user=comfortable, chips_in_pots=0, today=MONDAY)
     comfortable.refresh_from_db()
     assert comfortable.chips == chips
     assert comfortable.last_refill is None
@@ -96,18 +96,18 @@ def test_refill_is_refused_at_or_above_100_chips(make_user, chips):
 
 
 def test_refill_only_once_a_day_then_again_the_next_day(broke_player):
-    services.chips_refill(user=broke_player, today=MONDAY)
+    services.chips_refill(user=broke_player, chips_in_pots=0, today=MONDAY)
     # Lose chips again the same day: still no second refill.
     services.chips_change(user=broke_player, delta=-60, reason=Reason.STAKE)
     broke_player.refresh_from_db()
-    assert not services.refill_available(broke_player, MONDAY)
+    assert not services.refill_available(broke_player, MONDAY, chips_in_pots=0)
     with pytest.raises(services.ChipsError, match="already"):
-        services.chips_refill(user=broke_player, today=MONDAY)
+        services.chips_refill(user=broke_player, chips_in_pots=0, today=MONDAY)
     broke_player.refresh_from_db()
     assert broke_player.chips == 40
 
-    assert services.refill_available(broke_player, TUESDAY)
-    services.chips_refill(user=broke_player, today=TUESDAY)
+    assert services.refill_available(broke_player, TUESDAY, chips_in_pots=0)
+    services.chips_refill(user=broke_player, chips_in_pots=0, today=TUESDAY)
     broke_player.refresh_from_db()
     assert broke_player.chips == 100
     assert broke_player.last_refill == TUESDAY
@@ -119,7 +119,7 @@ def test_refill_checks_the_stored_balance_not_a_stale_copy(broke_player):
     services.chips_change(user=broke_player, delta=500, reason=Reason.POT)
     assert stale.chips == 30  # the copy a view may still hold
     with pytest.raises(services.ChipsError):
-        services.chips_refill(user=stale, today=MONDAY)
+        services.chips_refill(user=stale, chips_in_pots=0, today=MONDAY)
 
 
 def test_admin_adjustment_requires_a_reason(newcomer, admin_user):
@@ -149,7 +149,7 @@ def test_ledger_balance_after_always_equals_the_running_sum(newcomer, admin_user
     services.chips_change(user=newcomer, delta=-400, reason=Reason.STAKE)
     services.chips_change(user=newcomer, delta=800, reason=Reason.POT)
     services.chips_change(user=newcomer, delta=-1350, reason=Reason.STAKE)
-    services.chips_refill(user=newcomer, today=MONDAY)
+    services.chips_refill(user=newcomer, chips_in_pots=0, today=MONDAY)
     services.chips_adjust(user=newcomer, delta=25, note="apology for an outage", by=admin_user)
 
     running = 0

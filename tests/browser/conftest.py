@@ -1,5 +1,8 @@
 """Browser tests: a real Daphne server in a child process and Debian's Chromium
-driven by Playwright. They skip without Chromium, except under CI=true."""
+driven by Playwright. They skip without Chromium, except under CI=true.
+
+Every page a browser test opens is watched: a console error, an uncaught exception
+or a Content-Security-Policy violation fails the test (``page_problems``)."""
 
 from __future__ import annotations
 
@@ -57,16 +60,65 @@ def live_server_url(transactional_db, settings):
     server.join()
 
 
+# Runs in every page before its own scripts. Chromium also prints each violation on
+# the console; the list lets a test ask a page for its own.
+WATCH_CSP = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__cspViolations.push(
+    `${e.effectiveDirective} refused ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`);
+});
+"""
+
+
+def watch(context, problems: list[str]) -> None:
+    """Collect what goes wrong in the context's pages into ``problems``."""
+    context.add_init_script(WATCH_CSP)
+
+    def on_console(message) -> None:
+        if message.type == "error":
+            problems.append(f"console error on {message.page.url if message.page else '?'}: {message.text}")
+
+    context.on("console", on_console)
+    context.on("weberror", lambda error: problems.append(
+        f"uncaught exception on {error.page.url if error.page else '?'}: {error.error}"))
+
+
 @pytest.fixture
-def browser():
+def page_problems() -> list[str]:
+    """Console errors, uncaught exceptions and CSP violations of the test's pages."""
+    return []
+
+
+@pytest.fixture
+def browser(page_problems):
     need_chromium()
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # Every context a test opens is watched; tests open pages through contexts.
+        new_context = chromium.new_context
+
+        def watched_context(**kwargs):
+            context = new_context(**kwargs)
+            watch(context, page_problems)
+            return context
+
+        chromium.new_context = watched_context
+        chromium.new_page = lambda **kwargs: watched_context(**kwargs).new_page()
         yield chromium
+        for context in chromium.contexts:
+            for page in context.pages:
+                try:
+                    violations = page.evaluate("window.__cspViolations || []")  # also lets late events in
+                except PlaywrightError:
+                    continue  # the page is navigating or gone; its console was heard all along
+                page_problems.extend(f"CSP violation on {page.url}: {v}" for v in violations)
         chromium.close()
+    assert not page_problems, "the pages reported problems:\n" + "\n".join(dict.fromkeys(page_problems))
 
 
 @pytest.fixture

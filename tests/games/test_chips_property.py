@@ -36,7 +36,7 @@ def play(users, admin, op) -> None:
     kind = op[0]
     if kind == "refill":
         try:
-            accounts.chips_refill(user=users[op[1]], today=DAY + dt.timedelta(days=op[2]))
+            games.chips_refill(user=users[op[1]], today=DAY + dt.timedelta(days=op[2]))
         except accounts.ChipsError:
             pass
     elif kind == "adjust":

@@ -11,8 +11,10 @@ from django.test import Client
 
 from config.asgi import application
 from games import host as game_host
+from lobby.edge import edge
 
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
 
 
 def session_cookie_for(user) -> bytes:
@@ -28,7 +30,7 @@ def guest_cookie(name: str) -> bytes:
 
 
 async def connect(path: str, cookie: bytes | None = None, origin: bool = True) -> WebsocketCommunicator:
-    headers = [ORIGIN] if origin else []
+    headers = [HOST, ORIGIN] if origin else [HOST]
     if cookie:
         headers.append((b"cookie", cookie))
     communicator = WebsocketCommunicator(application, path, headers=headers)
@@ -42,6 +44,15 @@ async def cookie_for(user) -> bytes:
 @pytest.fixture(autouse=True)
 def _in_memory_layer(settings):
     settings.CHANNEL_LAYERS = {"default": settings.EMBEDDED_CHANNEL_LAYER}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_edge():
+    # Each test starts with the books of a fresh process: no address or player
+    # budget spent by an earlier test (lobby/edge.py).
+    edge.clear()
+    yield
+    edge.clear()
 
 
 class FakeClock:

@@ -91,18 +91,25 @@ async def test_binary_frames_are_refused_clearly(db):
     await ws.disconnect()
 
 
-async def test_a_flood_is_dropped_with_one_warning(db):
+async def test_a_socket_over_its_budget_gets_one_flood_error_and_is_closed_with_4008(db, settings):
     ws = await open_socket("/ws/lobby/")
-    for _ in range(60):
+    other = await open_socket("/ws/lobby/")
+    for _ in range(3 * settings.WS_FRAME_BURST):
         await ws.send_to(text_data=json.dumps({"intent": "left"}))
-    replies = []
-    while not await ws.receive_nothing(timeout=0.3):
-        replies.append(await ws.receive_from())
-    codes = [r.split('data-code="')[1].split('"')[0] for r in replies]
-    assert codes.count("FLOOD") == 1
-    assert codes.count("READ_ONLY") <= 31  # the bucket holds 30, plus refill while sending
-    assert len(codes) < 60
-    await ws.disconnect()
+    outputs = []
+    while True:
+        output = await ws.receive_output(timeout=2)
+        outputs.append(output)
+        if output["type"] == "websocket.close":
+            break
+    codes = [o["text"].split('data-code="')[1].split('"')[0] for o in outputs if o["type"] == "websocket.send"]
+    assert codes.count("FLOOD") == 1 and codes[-1] == "FLOOD"
+    assert codes.count("READ_ONLY") <= settings.WS_FRAME_BURST + 5  # the burst, plus refill while sending
+    assert outputs[-1] == {"type": "websocket.close", "code": 4008}
+    # The other socket of the same (anonymous) address is untouched.
+    await other.send_to(text_data="not json")
+    assert "BAD_FRAME" in await other.receive_from(timeout=2)
+    await other.disconnect()
 
 
 async def test_a_socket_without_our_origin_is_refused(db):

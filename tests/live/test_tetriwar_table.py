@@ -74,7 +74,7 @@ async def test_every_broadcast_is_numbered_in_order(table, host, opponent, outsi
         fragment = await receive_until(player1, r"^<!--v\d+")
         versions.append(int(re.match(r"<!--v(\d+)", fragment).group(1)))
     assert versions == sorted(versions) and len(set(versions)) == 3
-    await player1.send_json_to({"action": "resync"})
+    await player1.send_json_to({"intent": "resync"})
     full = await receive_until(player1, 'id="game"')
     assert int(re.match(r"<!--v(\d+)", full).group(1)) == versions[-1]
     for ws in sockets:
@@ -85,7 +85,7 @@ async def test_a_spectator_cannot_act(table, host, opponent, outsider, fake_cloc
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     spectator = sockets[2]
-    for frame in ({"intent": "left"}, {"intent": "bomb", "target": 2}, {"action": "forfeit"}):
+    for frame in ({"intent": "left"}, {"intent": "bomb", "target": 2}, {"intent": "forfeit"}):
         await spectator.send_json_to(frame)
         assert 'data-code="SPECTATOR"' in await receive_until(spectator, "ws-error")
     for ws in sockets:
@@ -181,7 +181,7 @@ async def test_a_player_who_leaves_forfeits_and_the_game_goes_on(table, host, op
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     player1, player2, spectator = sockets
-    await player2.send_json_to({"action": "forfeit"})
+    await player2.send_json_to({"intent": "forfeit"})
     assert "Left the game" in await receive_until(spectator, 'id="status-2"')
     await player2.send_json_to({"intent": "left"})
     assert 'data-code="NOT_PLAYING"' in await receive_until(player2, "ws-error")
@@ -199,13 +199,18 @@ async def test_closing_the_table_aborts_the_game_and_tells_everyone(table, host,
     assert game.status == Game.Status.ABORTED and "Rude names" in game.abort_reason
 
 
-async def test_a_flood_from_one_socket_is_dropped_and_the_others_play_on(table, host, opponent, outsider, fake_clock):
+async def test_a_flooding_player_is_closed_and_the_others_play_on(
+    table, host, opponent, outsider, fake_clock, settings
+):
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     player1, player2, spectator = sockets
-    for _ in range(80):
+    for _ in range(3 * settings.WS_FRAME_BURST):
         await player1.send_json_to({"intent": "rotate"})
     assert 'data-code="FLOOD"' in await receive_until(player1, "FLOOD")
+    while (output := await player1.receive_output(timeout=2))["type"] != "websocket.close":
+        pass
+    assert output["code"] == 4008
     await player2.send_json_to({"intent": "hard_drop", "seq": 1})
     assert re.search(r"a2:1\b", await receive_until(spectator, r"a2:1\b"))
     for ws in sockets:

@@ -11,9 +11,17 @@ from __future__ import annotations
 import socket
 
 import pytest
-from twisted.internet import tcp
+from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
+from twisted.internet import abstract, tcp
 
-from config.transport import ImmediateWriteServer, install
+from config.transport import (
+    TWISTED_BUFFER_ATTRIBUTES,
+    BoundedWebSocketProtocol,
+    ImmediateWriteServer,
+    LibraryChanged,
+    check,
+    install,
+)
 
 
 class Recorded(ImmediateWriteServer):
@@ -31,12 +39,16 @@ class Recorded(ImmediateWriteServer):
         self.producer = None
         self.TLS = False
         self.waits_for_writability = 0
+        self.aborted = 0
 
     def startWriting(self) -> None:
         self.waits_for_writability += 1
 
     def stopWriting(self) -> None:
         pass
+
+    def abortConnection(self) -> None:
+        self.aborted += 1
 
 
 @pytest.fixture
@@ -134,9 +146,58 @@ def test_set_tcp_no_delay_is_what_turns_it_on():
 
 
 def test_install_makes_every_tcp_port_use_it():
-    before = tcp.Port.transport
+    before = tcp.Port.transport, WebSocketFactory.protocol
     try:
         install()
         assert tcp.Port.transport is ImmediateWriteServer
+        assert WebSocketFactory.protocol is BoundedWebSocketProtocol
     finally:
-        tcp.Port.transport = before
+        tcp.Port.transport, WebSocketFactory.protocol = before
+
+
+def test_a_websocket_that_does_not_read_is_dropped_past_its_unsent_bound(pair):
+    server, client = pair  # the client never reads
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    transport = nodelay(Recorded(server))
+    transport.max_unsent = 64 * 1024
+    frame = b"x" * 1000
+    writes = 0
+    while not transport.aborted and writes < 10_000:
+        transport.write(frame)
+        writes += 1
+    assert transport.aborted == 1
+    assert transport.unsent() <= 64 * 1024 + len(frame)
+
+
+def test_without_a_bound_nothing_is_dropped(pair):
+    server, client = pair  # an HTTP response to a slow client: Twisted's own back-pressure
+    transport = nodelay(Recorded(server))
+    for _ in range(300):
+        transport.write(b"x" * 1000)
+    assert transport.aborted == 0
+
+
+def test_the_libraries_still_look_as_config_transport_relies_on():
+    check()  # this fails, and so does start-up, when Twisted, autobahn or Daphne change
+
+
+@pytest.mark.parametrize("name", TWISTED_BUFFER_ATTRIBUTES)
+def test_the_check_fails_loudly_when_twisted_changes(monkeypatch, name):
+    original = abstract.FileDescriptor.__init__
+
+    def without(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.__dict__.pop(name, None)
+
+    monkeypatch.setattr(abstract.FileDescriptor, "__init__", without)
+    if name in vars(abstract.FileDescriptor):
+        monkeypatch.delattr(abstract.FileDescriptor, name)
+    with pytest.raises(LibraryChanged):
+        check()
+
+
+def test_the_check_fails_loudly_when_autobahn_drops_an_option(monkeypatch):
+    options = [o for o in WebSocketProtocol.CONFIG_ATTRS_COMMON if o != "maxMessagePayloadSize"]
+    monkeypatch.setattr(WebSocketProtocol, "CONFIG_ATTRS_COMMON", options)
+    with pytest.raises(LibraryChanged):
+        check()

@@ -3,7 +3,9 @@ onto a reused thread, with the synchronous middleware chain."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
 
 import pytest
 from channels.testing import HttpCommunicator
@@ -36,7 +38,22 @@ def broken(request):
     raise RuntimeError("a bug")
 
 
-urlpatterns = [path("where", where), path("stream", stream), path("broken", broken)]
+in_flight = {"now": 0, "most": 0}
+lock = threading.Lock()
+
+
+def slow(request):
+    with lock:
+        in_flight["now"] += 1
+        in_flight["most"] = max(in_flight["most"], in_flight["now"])
+    time.sleep(0.02)  # a query that waits on the database
+    with lock:
+        in_flight["now"] -= 1
+    seen.append((threading.current_thread().name, True))
+    return HttpResponse("slow")
+
+
+urlpatterns = [path("where", where), path("stream", stream), path("broken", broken), path("slow", slow)]
 
 
 @pytest.fixture
@@ -99,3 +116,34 @@ async def test_a_failing_view_is_a_server_error_page(handler):
     response = await get(handler, "/broken")
     assert response["status"] == 500
     assert handler.threads == 1
+
+
+async def test_a_burst_of_requests_waits_for_the_bounded_pool_and_leaves_no_threads_behind(settings):
+    settings.ROOT_URLCONF = __name__
+    settings.ALLOWED_HOSTS = ["localhost"]
+    settings.REQUEST_THREADS = 3
+    seen.clear()
+    in_flight["most"] = 0
+    handler = PooledThreadASGIHandler()
+    threads_before = threading.active_count()
+    responses = await asyncio.gather(*(get(handler, "/slow") for _ in range(40)))
+    assert [r["status"] for r in responses] == [200] * 40
+    assert handler.threads == 3 and len(handler.idle) == 3  # all given back
+    assert len({name for name, _ in seen}) == 3
+    assert in_flight["most"] <= 3
+    assert threading.active_count() <= threads_before + 3
+    for executor in handler.idle:
+        executor.shutdown()
+
+
+async def test_a_request_cancelled_while_it_waits_for_a_thread_gives_nothing_away(settings):
+    settings.REQUEST_THREADS = 1
+    handler = PooledThreadASGIHandler()
+    first = await handler.borrow()
+    waiting = asyncio.ensure_future(handler.borrow())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    handler.give_back(first)
+    await asyncio.sleep(0)
+    assert handler.idle == [first] and handler.threads == 1
+    first.shutdown()

@@ -29,7 +29,7 @@ from lobby import services  # noqa: E402
 def cookie_for(user) -> str:
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[BACKEND_SESSION_KEY] = settings.SESSION_AUTH_BACKEND
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.create()
     return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"

@@ -209,8 +209,11 @@ def test_players_on_two_servers_play_one_table_and_the_game_is_saved_once(cluste
             fragment = await receive_until(ws, r"a1:1\b")
             assert 'id="board-1-row-19"' in fragment
         # Everybody leaves: the game ends and is saved, once.
-        await a.send(json.dumps({"action": "forfeit"}))
-        await b.send(json.dumps({"action": "forfeit"}))
+        await a.send(json.dumps({"intent": "forfeit"}))
+        # The two leave through two servers: the second waits until the first is
+        # seen, so the log's order is the order the players acted in.
+        assert "Left the game" in await receive_until(b, 'id="status-1"')
+        await b.send(json.dumps({"intent": "forfeit"}))
         for ws in (a, b, watcher):
             assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
         for ws in (a, b, watcher):

@@ -1,0 +1,288 @@
+"""The edge of the live path: what one client may cost, enforced before anything
+else of ours runs for it.
+
+``EdgeMiddleware`` is the outermost layer of every WebSocket connection:
+
+- **Per address**, before the handshake is accepted: at most
+  ``WS_MAX_SOCKETS_PER_ADDRESS`` sockets open at once, and ``WS_NEW_SOCKETS_PER_MINUTE``
+  new ones a minute (a token bucket). Over either, the handshake is refused (HTTP 403)
+  before the session is read or the database touched. IPv6 clients are counted by
+  their /64, which one subscriber usually holds whole.
+- **Per player**, on every frame: Daphne queues every frame it reads, however fast
+  they come, for the application to take. A task of the edge takes them at once, so
+  that queue never grows, and charges each against a token bucket
+  (``WS_FRAMES_PER_SECOND``, bursts of ``WS_FRAME_BURST``; a frame costs 1, plus 1 per
+  512 bytes). A socket speaks for the socket alone until the consumer names its player
+  (``scope["edge"].bind``); from then on, it spends the player's bucket, which every
+  socket of that player shares. A socket over budget gets one error frame (``FLOOD``)
+  and is closed with code 4008 at once; whatever it sends after that is dropped, and
+  autobahn drops the connection if the client does not answer the close within a
+  second. Frames over ``WS_MAX_FRAME_BYTES`` or in binary are refused here, with an
+  error frame, and never reach the consumer.
+
+A frame that passes goes to the consumer through a short queue; a consumer that
+falls behind by more than a burst closes the socket the same way, so memory per
+socket is bounded by the budget, not by the client's speed.
+
+The books are per process. In scale-out, a player or an address spread over several
+Daphne processes has a budget in each: the proxy in front should spread one client's
+sockets over few processes (or carry its own per-address limit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from django.conf import settings
+
+from config.network import scope_client_address
+from games.wire import error_fragment
+
+log = logging.getLogger(__name__)
+
+CLOSE_OVER_BUDGET = 4008  # as 1008, "policy violation", in the application's range
+COST_BYTES = 512  # a frame costs one token, plus one per this many bytes
+SWEEP_SECONDS = 60.0  # idle books are forgotten this often
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up (Healthchecks' TokenBucket,
+    kept in memory: these budgets are spent many times a second)."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+    def full(self) -> bool:
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
+
+
+class Address:
+    __slots__ = ("open", "new")
+
+    def __init__(self, per_minute: int) -> None:
+        self.open = 0
+        self.new = TokenBucket(per_minute / 60.0, per_minute)
+
+
+def address_key(address: str | None) -> str:
+    """The unit an address limit counts: an IPv4 address, or an IPv6 /64."""
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class Edge:
+    """The process's books: open sockets and new-socket buckets per address, frame
+    buckets per player."""
+
+    def __init__(self) -> None:
+        self.addresses: dict[str, Address] = {}
+        self.players: dict[str, TokenBucket] = {}
+        self.refused: dict[str, int] = {"address_open": 0, "address_rate": 0, "over_budget": 0}
+        self.next_sweep = time.monotonic() + SWEEP_SECONDS
+
+    def clear(self) -> None:
+        """Forget every book (tests start from a fresh process's state)."""
+        self.__init__()
+
+    # --- addresses ----------------------------------------------------------------
+    def admit(self, key: str) -> str | None:
+        """Count a new socket from ``key``; the reason it is refused, or None."""
+        self.sweep()
+        book = self.addresses.get(key)
+        if book is None:
+            book = self.addresses[key] = Address(settings.WS_NEW_SOCKETS_PER_MINUTE)
+        if book.open >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
+            self.refused["address_open"] += 1
+            return "address_open"
+        if not book.new.take():
+            self.refused["address_rate"] += 1
+            return "address_rate"
+        book.open += 1
+        return None
+
+    def release(self, key: str) -> None:
+        book = self.addresses.get(key)
+        if book is not None:
+            book.open -= 1
+
+    # --- players ------------------------------------------------------------------
+    def player_bucket(self, player: str) -> TokenBucket:
+        bucket = self.players.get(player)
+        if bucket is None:
+            bucket = self.players[player] = frame_bucket()
+        return bucket
+
+    def sweep(self) -> None:
+        """Forget books with nothing open and a full bucket: they would start the
+        same way anew. Keeps memory bounded by the clients of the last minute."""
+        now = time.monotonic()
+        if now < self.next_sweep:
+            return
+        self.next_sweep = now + SWEEP_SECONDS
+        self.addresses = {k: b for k, b in self.addresses.items() if b.open > 0 or not b.new.full()}
+        self.players = {k: b for k, b in self.players.items() if not b.full()}
+
+
+def frame_bucket() -> TokenBucket:
+    return TokenBucket(settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST)
+
+
+edge = Edge()
+
+
+class Inbox:
+    """What the consumer reads instead of Daphne's queue: frames that passed the
+    edge (at most ``limit`` waiting) and the connection's own events (always)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.frames = 0
+        self.messages: deque[dict[str, Any]] = deque()
+        self.waiter: asyncio.Future | None = None
+
+    def put(self, message: dict[str, Any]) -> bool:
+        frame = message["type"] == "websocket.receive"
+        if frame and self.frames >= self.limit:
+            return False
+        self.frames += frame
+        self.messages.append(message)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+        return True
+
+    async def get(self) -> dict[str, Any]:
+        while not self.messages:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        message = self.messages.popleft()
+        self.frames -= message["type"] == "websocket.receive"
+        return message
+
+
+class SocketBudget:
+    """One socket's budget, in the scope as ``scope["edge"]``."""
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.bucket = frame_bucket()
+        self.closed = False
+
+    def bind(self, player: str) -> None:
+        """From now on this socket spends ``player``'s budget, shared by all its sockets."""
+        self.bucket = edge.player_bucket(player)
+
+    async def spend(self, cost: float) -> bool:
+        """Charge ``cost``; over budget, the socket is closed and False returned."""
+        if self.closed:
+            return False
+        if self.bucket.take(cost):
+            return True
+        await self.close_over_budget()
+        return False
+
+    async def close_over_budget(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        edge.refused["over_budget"] += 1
+        message = "Too many messages: this connection is closed. Reload the page to carry on."
+        try:
+            await self.send({"type": "websocket.send", "text": error_fragment(message, "FLOOD")})
+            await self.send({"type": "websocket.close", "code": CLOSE_OVER_BUDGET})
+        except Exception:  # the connection is already gone: nothing left to close
+            pass
+
+
+class EdgeMiddleware:
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive: Receive, send: Send):
+        if scope["type"] != "websocket":
+            return await self.inner(scope, receive, send)
+        address = scope_client_address(scope)
+        key = address_key(address)
+        refusal = edge.admit(key)
+        if refusal is not None:
+            return await refuse(receive, send)
+        budget = SocketBudget(send)
+        inbox = Inbox(limit=max(1, settings.WS_FRAME_BURST))
+        pump = asyncio.ensure_future(_pump(receive, inbox, budget))
+        try:
+            return await self.inner({**scope, "client_address": address, "edge": budget}, inbox.get, send)
+        finally:
+            pump.cancel()
+            edge.release(key)
+
+
+async def refuse(receive: Receive, send: Send) -> None:
+    """Refuse a handshake: before accepting, a close is an HTTP 403."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})
+
+
+async def _pump(receive: Receive, inbox: Inbox, budget: SocketBudget) -> None:
+    """Take every message Daphne queues as it comes, and charge frames to the budget."""
+    max_bytes = settings.WS_MAX_FRAME_BYTES
+    while True:
+        message = await receive()
+        if message["type"] != "websocket.receive":
+            inbox.put(message)
+            if message["type"] == "websocket.disconnect":
+                return
+            continue
+        if budget.closed:
+            continue  # closing: whatever still comes is dropped
+        text = message.get("text")
+        data = text if text is not None else (message.get("bytes") or b"")
+        if not await budget.spend(1 + len(data) // COST_BYTES):
+            continue
+        if text is None:
+            await _reply_error(budget, "BAD_FRAME", 'Frames are JSON text, such as {"intent": "left", "seq": 1}.')
+        elif len(text) > max_bytes:
+            await _reply_error(budget, "FRAME_TOO_LARGE", f"That message is longer than {max_bytes} characters.")
+        elif not inbox.put(message):
+            await budget.close_over_budget()  # the consumer is a burst behind
+
+
+async def _reply_error(budget: SocketBudget, code: str, message: str) -> None:
+    try:
+        await budget.send({"type": "websocket.send", "text": error_fragment(message, code)})
+    except Exception:
+        pass

@@ -1,0 +1,69 @@
+"""Which open pages are real: the Watcher rows of processes that are gone are removed.
+
+A Watcher row stands for one socket, held by one Daphne process (``SERVER_ID``). A
+socket's own end removes its row, but a process that is killed ends none of them.
+So, as soon as a process starts (not when a socket of a table next connects):
+
+- embedded (one process): every row of another process is gone with it; they are
+  removed, and the table host starts, which aborts the games left running (stakes
+  back, games/host.py);
+- scale-out: each Daphne process beats (``ServerBeat``) every ``BEAT_SECONDS``; any
+  process removes the rows of processes that have not beaten for ``STALE_SECONDS``,
+  at its start and then at every beat, and watches the workers' heartbeats.
+
+``start`` is called on the server's event loop once it runs (config/asgi.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from games.host import ensure_embedded_host
+from lobby import services
+
+log = logging.getLogger(__name__)
+
+SERVER_ID = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+BEAT_SECONDS = 2.0
+STALE_SECONDS = 10.0
+
+_started: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+def start() -> None:
+    """Reconcile what earlier processes left, and start this process's table host
+    (embedded) or the watch over the workers (scale-out). Once per event loop."""
+    loop = asyncio.get_running_loop()
+    task = _started.get(loop)
+    if task is not None and not task.done():
+        return
+    ensure_embedded_host()
+    _started[loop] = task = loop.create_task(_presence())
+    task.add_done_callback(_report)
+
+
+def _report(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("presence: reconciling at start-up failed", exc_info=task.exception())
+
+
+async def _presence() -> None:
+    if not settings.REDIS_URL:
+        removed = await database_sync_to_async(services.watchers_reconcile)(alive={SERVER_ID})
+        if removed:
+            log.info("removed %d open-page rows left by an earlier process", removed)
+        return
+    while True:
+        try:
+            await database_sync_to_async(services.server_beat)(server=SERVER_ID)
+            await database_sync_to_async(services.watchers_reconcile)(stale_after=STALE_SECONDS)
+        except Exception:
+            log.exception("presence: the beat failed; trying again")
+        await asyncio.sleep(BEAT_SECONDS)

@@ -1,0 +1,309 @@
+"""The edge of the live path (lobby/edge.py, games/wire.py, config/network.py):
+typed frames, budgets per player and per address, the Origin check, and what a
+consumer leaves behind however it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games import host as game_host
+from lobby.consumers import TableConsumer
+from lobby.edge import address_key
+from lobby.models import Watcher
+from tests.live.conftest import HOST, ORIGIN, cookie_for, open_socket, receive_until
+from tests.live.test_tetriwar_table import seat_everyone, start_game, three_sockets
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def table(host, opponent):
+    return seat_everyone(host, opponent)
+
+
+def from_address(address: str, headers=()):
+    """The site's application, as if the connection came from ``address``."""
+
+    async def app(scope, receive, send):
+        return await application({**scope, "client": (address, 40000)}, receive, send)
+
+    return app
+
+
+async def attempt(app, path="/ws/lobby/", headers=(HOST, ORIGIN)):
+    ws = WebsocketCommunicator(app, path, headers=list(headers))
+    connected, _ = await ws.connect()
+    return ws, connected
+
+
+async def outputs_until_close(ws, timeout=2.0):
+    outputs = []
+    while True:
+        output = await ws.receive_output(timeout=timeout)
+        outputs.append(output)
+        if output["type"] == "websocket.close":
+            return outputs
+
+
+def codes(outputs) -> list[str]:
+    found = (re.search(r'data-code="(\w+)"', o.get("text", "")) for o in outputs)
+    return [match.group(1) for match in found if match]
+
+
+# --- typed frames ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("[" * 1000, "BAD_FRAME"),  # nested past any recursion limit: refused by its shape
+        ('{"a":' * 200, "BAD_FRAME"),
+        ('{"intent": "left", "x": ' + "[" * 400 + "]" * 400 + "}", "BAD_FRAME"),
+        ('{"intent": "left", "seq": -1}', "BAD_SEQ"),
+        ('{"intent": "left", "seq": 4611686018427387904}', "BAD_SEQ"),
+        ('{"intent": "left", "seq": 1.5}', "BAD_SEQ"),
+        ('{"intent": "left", "seq": "7"}', "BAD_SEQ"),
+        ('{"intent": "left", "seq": true}', "BAD_SEQ"),
+        ('{"intent": "left", "extra": 1}', "BAD_FRAME"),
+        ('{"intent": "bomb", "target": "2"}', "BAD_TARGET"),
+        ('{"intent": "teleport"}', "UNKNOWN_INTENT"),
+        ('{"intent": 3}', "BAD_FRAME"),
+        ('{"seq": 3}', "BAD_FRAME"),
+        ('{"intent": "left", "table": -4}', "BAD_TABLE"),
+        ("\ud800", "BAD_FRAME"),
+    ],
+)
+async def test_a_frame_that_is_not_a_declared_type_gets_one_error_and_changes_nothing(
+    table, host, opponent, outsider, fake_clock, frame, code
+):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    watchers = await database_sync_to_async(Watcher.objects.count)()
+    await player1.send_to(text_data=frame)
+    assert f'data-code="{code}"' in await receive_until(player1, "ws-error")
+    assert await spectator.receive_nothing(timeout=0.2)  # nobody else heard of it
+    # The socket is still open and in play; the table is as it was.
+    await player1.send_json_to({"intent": "left", "seq": 5})
+    assert re.search(r"a1:5\b", await receive_until(spectator, r"a1:5\b"))
+    assert await database_sync_to_async(Watcher.objects.count)() == watchers
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_an_unknown_intent_is_counted_and_logged(table, host, opponent, outsider, fake_clock, caplog):
+    from games import wire
+
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    before = wire.refused["UNKNOWN_INTENT"]
+    wire._last_logged[0] = 0.0
+    await sockets[0].send_json_to({"intent": "warp", "seq": 1})
+    assert 'data-code="UNKNOWN_INTENT"' in await receive_until(sockets[0], "ws-error")
+    assert wire.refused["UNKNOWN_INTENT"] == before + 1
+    assert any("unknown intent" in record.getMessage() and "warp" in record.getMessage() for record in caplog.records)
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_valid_seq_is_acknowledged(table, host, opponent, outsider, fake_clock):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    await sockets[0].send_json_to({"intent": "rotate", "seq": 2**31 - 1})
+    assert re.search(r"a1:2147483647\b", await receive_until(sockets[2], r"a1:\d+"))
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_oversized_and_binary_frames_are_refused_at_the_edge(db, settings):
+    ws = await open_socket("/ws/lobby/")
+    await ws.send_to(text_data='{"intent": "left", "pad": "' + "x" * settings.WS_MAX_FRAME_BYTES + '"}')
+    assert 'data-code="FRAME_TOO_LARGE"' in await ws.receive_from(timeout=2)
+    await ws.send_to(bytes_data=b'{"intent": "left"}')
+    assert 'data-code="BAD_FRAME"' in await ws.receive_from(timeout=2)
+    await ws.disconnect()
+
+
+# --- budgets ----------------------------------------------------------------------------
+async def test_a_players_sockets_share_one_budget(db, host, settings):
+    settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST = 5, 20
+    cookie = await cookie_for(host)
+    sockets = [await open_socket("/ws/lobby/", cookie) for _ in range(4)]
+    # 4 × 8 frames: within any one socket's burst, twice the player's.
+    for _ in range(8):
+        for ws in sockets:
+            await ws.send_to(text_data="{}")
+    closed = 0
+    for ws in sockets:
+        outputs = []
+        while not await ws.receive_nothing(timeout=0.3):
+            outputs.append(await ws.receive_output())
+        closed += any(o == {"type": "websocket.close", "code": 4008} for o in outputs)
+    assert closed >= 1
+
+
+async def test_anonymous_sockets_each_have_their_own_budget(db, settings):
+    settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST = 5, 20
+    sockets = [await open_socket("/ws/lobby/") for _ in range(4)]
+    for _ in range(8):
+        for ws in sockets:
+            await ws.send_to(text_data="{}")
+    for ws in sockets:
+        for _ in range(8):
+            assert "READ_ONLY" in await ws.receive_from(timeout=2)
+        assert await ws.receive_nothing(timeout=0.2)
+        await ws.disconnect()
+
+
+async def test_a_resync_costs_more_than_a_key(table, host, opponent, outsider, fake_clock, settings):
+    settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST = 1, 30
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    spectator = sockets[2]
+    for _ in range(5):  # 5 resyncs at 10 each: past a burst of 30
+        await spectator.send_json_to({"intent": "resync"})
+    outputs = await outputs_until_close(spectator)
+    assert codes(outputs)[-1] == "FLOOD" and outputs[-1]["code"] == 4008
+    assert sum('id="game"' in o.get("text", "") for o in outputs) <= 3
+    for ws in sockets[:2]:
+        await ws.disconnect()
+
+
+async def test_an_address_has_a_cap_on_open_sockets(db, settings):
+    settings.WS_MAX_SOCKETS_PER_ADDRESS = 3
+    app = from_address("203.0.113.7")
+    opened = [await attempt(app) for _ in range(4)]
+    assert [connected for _, connected in opened] == [True, True, True, False]
+    other, connected = await attempt(from_address("203.0.113.8"))
+    assert connected  # another address is not affected
+    await opened[0][0].disconnect()
+    await asyncio.sleep(0.05)
+    again, connected = await attempt(app)
+    assert connected  # a closed socket frees its place
+    for ws in (again, other, opened[1][0], opened[2][0]):
+        await ws.disconnect()
+
+
+async def test_an_address_has_a_cap_on_new_sockets_a_minute(db, settings):
+    settings.WS_NEW_SOCKETS_PER_MINUTE = 5
+    app = from_address("2001:db8::1")
+    results = []
+    for _ in range(6):
+        ws, connected = await attempt(app)
+        results.append(connected)
+        if connected:
+            await ws.disconnect()
+    assert results == [True] * 5 + [False]
+    # The same /64 is the same subscriber; another /64 is not.
+    assert not (await attempt(from_address("2001:db8::ffff")))[1]
+    ws, connected = await attempt(from_address("2001:db8:0:1::1"))
+    assert connected
+    await ws.disconnect()
+
+
+def test_address_keys():
+    assert address_key("198.51.100.4") == "198.51.100.4"
+    assert address_key("::ffff:198.51.100.4") == "198.51.100.4"
+    assert address_key("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
+    assert address_key(None) == "unknown"
+
+
+# --- the Origin check -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("origin", "host", "allowed"),
+    [
+        (b"http://localhost", b"localhost", True),
+        (b"http://localhost:8000", b"localhost:8000", True),
+        (b"https://localhost", b"localhost", False),  # wrong scheme
+        (b"http://localhost:8001", b"localhost:8000", False),  # wrong port
+        (b"http://localhost:8000", b"localhost", False),
+        (b"http://evil.example", b"evil.example", False),  # not an allowed host
+        (b"http://evil.example", b"localhost", False),
+        (b"null", b"localhost", False),
+    ],
+)
+async def test_a_socket_is_accepted_only_from_our_own_origin(db, origin, host, allowed):
+    ws, connected = await attempt(application, headers=[(b"host", host), (b"origin", origin)])
+    assert connected is allowed
+    if connected:
+        await ws.disconnect()
+
+
+async def test_a_trusted_proxy_names_the_scheme_and_the_client(db, settings):
+    from config.network import request_client_address, scope_client_address
+
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
+    headers = [(b"host", b"localhost"), (b"origin", b"https://localhost"), (b"x-forwarded-proto", b"https")]
+    ws, connected = await attempt(from_address("10.1.2.3"), headers=headers)
+    assert connected
+    await ws.disconnect()
+    ws, connected = await attempt(from_address("198.51.100.9"), headers=headers)  # not a proxy: not believed
+    assert not connected
+    forwarded = [(b"x-forwarded-for", b"203.0.113.5, 10.9.9.9")]
+    assert scope_client_address({"client": ("10.1.2.3", 1), "headers": forwarded}) == "203.0.113.5"
+    assert scope_client_address({"client": ("198.51.100.9", 1), "headers": forwarded}) == "198.51.100.9"
+
+    class Request:
+        META = {"REMOTE_ADDR": "10.1.2.3", "HTTP_X_FORWARDED_FOR": "garbage, 10.0.0.2"}
+
+    assert request_client_address(Request()) == "10.1.2.3"  # a forged chain: the proxy is all we know
+
+
+# --- however a consumer ends ------------------------------------------------------------
+async def test_a_consumer_that_fails_leaves_no_watcher_and_starts_the_reconnect_clock(
+    table, host, opponent, outsider, fake_clock, monkeypatch
+):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1 = sockets[0]
+    assert await database_sync_to_async(Watcher.objects.count)() == 3
+
+    async def broken(self, text):
+        raise RuntimeError("a bug in a handler")
+
+    monkeypatch.setattr(TableConsumer, "handle_text", broken)
+    await player1.send_json_to({"intent": "left"})
+    with pytest.raises(RuntimeError):
+        await player1.wait(timeout=2)
+    assert await database_sync_to_async(Watcher.objects.count)() == 2
+    live = game_host.GameHostConsumer.host.tables[table.pk]
+    await asyncio.sleep(0.05)
+    assert live.connections[1].gone_since is not None  # the 30 s to come back are running
+    for ws in sockets[1:]:
+        await ws.disconnect()
+
+
+def test_behind_a_unix_socket_the_proxys_header_names_the_client():
+    from config.network import scope_client_address
+
+    assert scope_client_address({"client": None, "headers": [(b"x-forwarded-for", b"1.2.3.4, 203.0.113.9")]}) == (
+        "203.0.113.9"
+    )
+    assert scope_client_address({"client": None, "headers": [(b"x-forwarded-for", b"junk")]}) is None
+    assert scope_client_address({"headers": []}) is None
+
+
+def test_watcher_rows_of_processes_that_stopped_beating_are_removed(host):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from lobby import services
+    from lobby.models import ServerBeat
+    from tests.personas import TETRIWAR_OPTIONS, ref
+
+    table = services.table_create(player=ref(host), game="tetriwar", options=dict(TETRIWAR_OPTIONS), seats_total=2)
+    services.server_beat(server="alive:1:a")
+    ServerBeat.objects.create(server="dead:2:b", beat_at=timezone.now() - dt.timedelta(seconds=30))
+    for n, server in enumerate(["alive:1:a", "dead:2:b", "dead:2:b", ""]):
+        services.watcher_add(table_id=table.pk, channel_name=f"specific.{n}", player=None, server=server)
+    assert services.watchers_reconcile(stale_after=10) == 3
+    assert list(Watcher.objects.values_list("server", flat=True)) == ["alive:1:a"]
+    assert list(ServerBeat.objects.values_list("server", flat=True)) == ["alive:1:a"]
+    # Embedded: this process is the only one alive.
+    assert services.watchers_reconcile(alive={"this:3:c"}) == 1
+    assert not Watcher.objects.exists()

@@ -1,0 +1,161 @@
+"""The edge, against a real Daphne process on loopback (embedded mode, SQLite):
+start-up reconciliation, and what the server does to a hostile client."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SETUP = """
+from accounts import services as accounts
+from lobby import services
+from lobby.models import Watcher
+from tests.personas import TETRIWAR_OPTIONS, ref
+
+a = accounts.user_signup(username="anna", email="anna@example.com", password="a-Long-pass-42")
+b = accounts.user_signup(username="bert", email="bert@example.com", password="a-Long-pass-42")
+table = services.table_create(player=ref(a), game="tetriwar", options=dict(TETRIWAR_OPTIONS), seats_total=2, stake=100)
+services.seat_take(table_id=table.pk, player=ref(b), number=2)
+for user in (a, b):
+    services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
+services.table_start(table_id=table.pk, player=ref(a))
+spare = services.table_create(player=ref(b), game="tetriwar", options=dict(TETRIWAR_OPTIONS), seats_total=2)
+Watcher.objects.create(table=table, channel_name="specific.gone!1", server="a-killed-process:1:0")
+Watcher.objects.create(table=table, channel_name="specific.gone!2", server="")
+print(table.pk, spare.pk)
+"""
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def daphne(env: dict[str, str], log_path: Path):
+    """Start Daphne on a free port; yield the port; stop it, and check its log."""
+    port = free_port()
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    deadline = time.time() + 30
+    while not port_open("127.0.0.1", port):
+        assert proc.poll() is None and time.time() < deadline, log_path.read_text()[-3000:]
+        time.sleep(0.1)
+    yield port
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+    log.close()
+    assert "Traceback" not in log_path.read_text()
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory):
+    """A database where an earlier process died mid-game, with its open pages."""
+    tmp = tmp_path_factory.mktemp("edge")
+    env = {**os.environ, "DEBUG": "true", "SQLITE_NAME": str(tmp / "db.sqlite3")}
+    run = [sys.executable, "manage.py"]
+    subprocess.run([*run, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    out = subprocess.run([*run, "shell", "-c", SETUP], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    table_id, spare_id = map(int, out.stdout.split()[-2:])
+    db = sqlite3.connect(env["SQLITE_NAME"])
+    assert db.execute("select count(*) from games_game where status='running'").fetchone() == (1,)
+    assert db.execute("select count(*) from lobby_watcher").fetchone() == (2,)
+    return {"env": env, "db": db, "table": table_id, "spare": spare_id, "tmp": tmp}
+
+
+@pytest.fixture(scope="module")
+def server(database):
+    """The site with its default budgets, on that database."""
+    env = {**database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80"}
+    for port in daphne(env, database["tmp"] / "daphne.log"):
+        yield {**database, "port": port}
+
+
+def wait_for(predicate, seconds: float) -> float:
+    start = time.time()
+    while not predicate():
+        assert time.time() - start < seconds
+        time.sleep(0.05)
+    return time.time() - start
+
+
+def test_at_start_up_games_left_running_and_stale_watchers_are_reconciled_at_once(server):
+    db = server["db"]
+    # Nobody has connected: the process reconciles as soon as it runs.
+    wait_for(lambda: db.execute("select count(*) from games_game where status='running'").fetchone() == (0,), 5)
+    wait_for(lambda: db.execute("select count(*) from lobby_watcher").fetchone() == (0,), 5)
+    assert db.execute("select status, abort_reason from games_game").fetchone()[0] == "aborted"
+    assert db.execute("select chips from accounts_user order by username").fetchall() == [(1000,), (1000,)]
+
+
+def socket_url(server, table: str = "spare") -> str:
+    return f"ws://127.0.0.1:{server['port']}/ws/table/{server[table]}/"
+
+
+def origin(server) -> str:
+    return f"http://127.0.0.1:{server['port']}"
+
+
+async def _flood(server):
+    async with websockets.connect(socket_url(server), origin=origin(server)) as ws:
+        started = time.time()
+        try:
+            for n in range(100_000):
+                await ws.send('{"intent": "left", "seq": 1}')
+                if n % 200 == 0:
+                    await asyncio.sleep(0)
+            await asyncio.wait_for(ws.wait_closed(), 3)
+        except websockets.ConnectionClosed:
+            pass
+        return ws.close_code, time.time() - started
+
+
+def test_a_flooding_socket_is_closed_with_4008_within_a_second(server):
+    code, seconds = asyncio.run(_flood(server))
+    assert code == 4008
+    assert seconds < 1.0
+
+
+async def _fragmented(server, size: int):
+    async with websockets.connect(socket_url(server), origin=origin(server), max_size=None) as ws:
+        chunk = "x" * 4096
+        try:
+            await ws.send(chunk for _ in range(size // 4096))
+            await asyncio.wait_for(ws.wait_closed(), 3)
+        except websockets.ConnectionClosed:
+            pass
+        return ws.close_code
+
+
+def test_a_message_over_the_cap_in_many_fragments_is_dropped(server):
+    # 256 KiB in 4 KiB fragments: under Daphne's own cap (1 MiB), over ours (64 KiB).
+    # autobahn fails the connection by dropping it (1006), or says 1009.
+    started = time.time()
+    assert asyncio.run(_fragmented(server, 256 * 1024)) in (1006, 1009)
+    assert time.time() - started < 2
