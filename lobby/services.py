@@ -415,6 +415,19 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
     spec = get_game(game)
     if spec is None or not spec.bot_levels:
         raise TableError("NO_BOTS", "This game has no bots to practise against.")
+    if player is not None:
+        # Practising again goes back to the practice table one has open, rather than
+        # opening one more (a host has only TABLES_PER_HOST).
+        hosted = Table.objects.filter(status=Table.Status.OPEN, game=game, stake=0, seats__bot_level__gt="")
+        hosted = (
+            hosted.filter(host_user_id=player.user_id)
+            if player.user_id is not None
+            else hosted.filter(host_user__isnull=True, host_guest_token=player.guest_token)
+        )
+        table = hosted.order_by("-created_at").first()
+        if table is not None and _seat_of(table, player) is not None:
+            seat_ready(table_id=table.pk, player=player, ready=True)
+            return table
     options = spec.options_form.defaults()
     table = table_create(
         player=player, game=game, options=options, seats_total=2, name=f"{player.name if player else ''} practice", ip=ip

@@ -43,7 +43,16 @@ def test_practice_tables_count_and_running_tables_count(host):
     _open(ref(host))
 
     with pytest.raises(TableError, match="host 3 tables"):
-        services.practice_create(player=ref(host), game="tetriwar")
+        services.practice_create(player=ref(host), game="viertris")
+
+
+def test_practising_again_goes_back_to_ones_open_practice_table(host):
+    first = services.practice_create(player=ref(host), game="tetriwar")
+    for _ in range(5):
+        assert services.practice_create(player=ref(host), game="tetriwar") == first
+    assert Table.objects.filter(host_user=host).count() == 1
+    other = services.practice_create(player=ref(host), game="viertris")
+    assert other != first
 
 
 def test_leaving_a_table_makes_room_for_another(host):
