@@ -251,6 +251,7 @@ LOGGING = {
 # (a held key repeats every 50 ms), bursts of a few more.
 WS_FRAMES_PER_SECOND = env_int("WS_FRAMES_PER_SECOND", 40)
 WS_FRAME_BURST = env_int("WS_FRAME_BURST", 80)
+WS_FLOOD_COOLOFF_SECONDS = env_int("WS_FLOOD_COOLOFF_SECONDS", 60)  # no new socket from a flooder's address
 WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 1024)  # a frame is a few dozen bytes
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 65536)  # autobahn fails larger ones (1009)
 # Sockets per client address (config/network.py says which address that is):
@@ -260,7 +261,7 @@ WS_NEW_SOCKETS_PER_MINUTE = env_int("WS_NEW_SOCKETS_PER_MINUTE", 60)
 WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
 # Page requests run on at most this many threads, each with its database connection.
 REQUEST_THREADS = env_int("REQUEST_THREADS", 8)
-for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_MAX_FRAME_BYTES", "WS_MAX_MESSAGE_BYTES",
+for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_FLOOD_COOLOFF_SECONDS", "WS_MAX_FRAME_BYTES", "WS_MAX_MESSAGE_BYTES",
               "WS_MAX_SOCKETS_PER_ADDRESS", "WS_NEW_SOCKETS_PER_MINUTE", "WS_MAX_UNSENT_BYTES", "REQUEST_THREADS"):
     if globals()[_name] < 1:
         raise EnvError(f"{_name} must be at least 1")

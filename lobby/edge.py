@@ -20,9 +20,15 @@ else of ours runs for it.
   second. Frames over ``WS_MAX_FRAME_BYTES`` or in binary are refused here, with an
   error frame, and never reach the consumer.
 
-A frame that passes goes to the consumer through a short queue; a consumer that
-falls behind by more than a burst closes the socket the same way, so memory per
-socket is bounded by the budget, not by the client's speed.
+A socket closed for flooding also cools its address down: no new socket from there
+for ``WS_FLOOD_COOLOFF_SECONDS``, so a flooder that reconnects at once does not get a
+fresh burst each time.
+
+A frame that passes goes to the consumer through a queue of at most four bursts. If
+the consumer falls that far behind, the server is overloaded (every frame in it was
+within its budget): further frames are refused with a ``BUSY`` error, not the socket
+closed, so an honest player is never disconnected for the server's own lag. Memory
+per socket stays bounded by the budget, not by the client's speed.
 
 The books are per process. In scale-out, a player or an address spread over several
 Daphne processes has a budget in each: the proxy in front should spread one client's
@@ -49,6 +55,7 @@ log = logging.getLogger(__name__)
 CLOSE_OVER_BUDGET = 4008  # as 1008, "policy violation", in the application's range
 COST_BYTES = 512  # a frame costs one token, plus one per this many bytes
 SWEEP_SECONDS = 60.0  # idle books are forgotten this often
+INBOX_BURSTS = 4  # frames that passed the budget may wait this many bursts for the consumer
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -80,11 +87,12 @@ class TokenBucket:
 
 
 class Address:
-    __slots__ = ("open", "new")
+    __slots__ = ("open", "new", "cool_until")
 
     def __init__(self, per_minute: int) -> None:
         self.open = 0
         self.new = TokenBucket(per_minute / 60.0, per_minute)
+        self.cool_until = 0.0  # after a flood from here, no new socket before this
 
 
 def address_key(address: str | None) -> str:
@@ -109,7 +117,9 @@ class Edge:
     def __init__(self) -> None:
         self.addresses: dict[str, Address] = {}
         self.players: dict[str, TokenBucket] = {}
-        self.refused: dict[str, int] = {"address_open": 0, "address_rate": 0, "over_budget": 0}
+        self.refused: dict[str, int] = {
+            "address_open": 0, "address_rate": 0, "address_cooling": 0, "over_budget": 0, "busy": 0,
+        }
         self.next_sweep = time.monotonic() + SWEEP_SECONDS
 
     def clear(self) -> None:
@@ -123,6 +133,9 @@ class Edge:
         book = self.addresses.get(key)
         if book is None:
             book = self.addresses[key] = Address(settings.WS_NEW_SOCKETS_PER_MINUTE)
+        if book.cool_until > time.monotonic():
+            self.refused["address_cooling"] += 1
+            return "address_cooling"
         if book.open >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
             self.refused["address_open"] += 1
             return "address_open"
@@ -136,6 +149,14 @@ class Edge:
         book = self.addresses.get(key)
         if book is not None:
             book.open -= 1
+
+    def cool_down(self, key: str) -> None:
+        """A socket from ``key`` was closed for flooding: its next socket waits
+        ``WS_FLOOD_COOLOFF_SECONDS``, so that reconnecting at once does not buy a new
+        burst (and a second of frames to parse before the close completes) each time."""
+        book = self.addresses.get(key)
+        if book is not None:
+            book.cool_until = time.monotonic() + settings.WS_FLOOD_COOLOFF_SECONDS
 
     # --- players ------------------------------------------------------------------
     def player_bucket(self, player: str) -> TokenBucket:
@@ -151,7 +172,9 @@ class Edge:
         if now < self.next_sweep:
             return
         self.next_sweep = now + SWEEP_SECONDS
-        self.addresses = {k: b for k, b in self.addresses.items() if b.open > 0 or not b.new.full()}
+        self.addresses = {
+            k: b for k, b in self.addresses.items() if b.open > 0 or not b.new.full() or b.cool_until > now
+        }
         self.players = {k: b for k, b in self.players.items() if not b.full()}
 
 
@@ -197,8 +220,9 @@ class Inbox:
 class SocketBudget:
     """One socket's budget, in the scope as ``scope["edge"]``."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, address: str = "unknown") -> None:
         self.send = send
+        self.address = address
         self.bucket = frame_bucket()
         self.closed = False
 
@@ -220,6 +244,7 @@ class SocketBudget:
             return
         self.closed = True
         edge.refused["over_budget"] += 1
+        edge.cool_down(self.address)
         message = "Too many messages: this connection is closed. Reload the page to carry on."
         try:
             await self.send({"type": "websocket.send", "text": error_fragment(message, "FLOOD")})
@@ -240,8 +265,8 @@ class EdgeMiddleware:
         refusal = edge.admit(key)
         if refusal is not None:
             return await refuse(receive, send)
-        budget = SocketBudget(send)
-        inbox = Inbox(limit=max(1, settings.WS_FRAME_BURST))
+        budget = SocketBudget(send, key)
+        inbox = Inbox(limit=INBOX_BURSTS * settings.WS_FRAME_BURST)
         pump = asyncio.ensure_future(_pump(receive, inbox, budget))
         try:
             return await self.inner({**scope, "client_address": address, "edge": budget}, inbox.get, send)
@@ -278,7 +303,10 @@ async def _pump(receive: Receive, inbox: Inbox, budget: SocketBudget) -> None:
         elif len(text) > max_bytes:
             await _reply_error(budget, "FRAME_TOO_LARGE", f"That message is longer than {max_bytes} characters.")
         elif not inbox.put(message):
-            await budget.close_over_budget()  # the consumer is a burst behind
+            # The server is behind, not the client (every frame here was within its
+            # budget): refuse this one, and say so, rather than punish the player.
+            edge.refused["busy"] += 1
+            await _reply_error(budget, "BUSY", "The server is busy; that key press was not taken. Try again.")
 
 
 async def _reply_error(budget: SocketBudget, code: str, message: str) -> None:

@@ -307,3 +307,43 @@ def test_watcher_rows_of_processes_that_stopped_beating_are_removed(host):
     # Embedded: this process is the only one alive.
     assert services.watchers_reconcile(alive={"this:3:c"}) == 1
     assert not Watcher.objects.exists()
+
+
+async def test_a_flooders_address_waits_before_its_next_socket(db, settings):
+    settings.WS_FLOOD_COOLOFF_SECONDS = 1
+    app = from_address("203.0.113.50")
+    ws, connected = await attempt(app)
+    assert connected
+    for _ in range(3 * settings.WS_FRAME_BURST):
+        await ws.send_to(text_data="{}")
+    assert (await outputs_until_close(ws))[-1]["code"] == 4008
+    assert not (await attempt(app))[1]  # reconnecting at once buys no new burst
+    other, connected = await attempt(from_address("203.0.113.51"))
+    assert connected
+    await other.disconnect()
+    await asyncio.sleep(1.1)
+    again, connected = await attempt(app)
+    assert connected
+    await again.disconnect()
+
+
+async def test_a_consumer_that_falls_behind_refuses_with_busy_and_keeps_the_socket(db, settings, monkeypatch):
+    from lobby import edge as edge_module
+    from lobby.consumers import LobbyConsumer
+
+    settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST = 1000, 1000  # the budget never trips
+    monkeypatch.setattr(edge_module, "INBOX_BURSTS", 0.005)  # 5 frames may wait
+
+    async def slow(self, text):  # the server under load: each frame takes a while
+        await asyncio.sleep(0.05)
+
+    monkeypatch.setattr(LobbyConsumer, "handle_text", slow)
+    ws = await open_socket("/ws/lobby/")
+    for _ in range(20):
+        await ws.send_to(text_data="{}")
+    outputs = []
+    while not await ws.receive_nothing(timeout=0.5):
+        outputs.append(await ws.receive_output())
+    assert "BUSY" in codes(outputs)
+    assert all(o["type"] != "websocket.close" for o in outputs)  # the player stays
+    await ws.disconnect()

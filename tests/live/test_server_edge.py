@@ -92,7 +92,7 @@ def database(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(database):
     """The site with its default budgets, on that database."""
-    env = {**database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80"}
+    env = {**database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "1"}
     for port in daphne(env, database["tmp"] / "daphne.log"):
         yield {**database, "port": port}
 
@@ -136,10 +136,21 @@ async def _flood(server):
         return ws.close_code, time.time() - started
 
 
-def test_a_flooding_socket_is_closed_with_4008_within_a_second(server):
+async def _connects(server) -> bool:
+    try:
+        async with websockets.connect(socket_url(server), origin=origin(server)):
+            return True
+    except websockets.InvalidStatus:
+        return False
+
+
+def test_a_flooding_socket_is_closed_with_4008_within_a_second_and_its_address_cools_down(server):
     code, seconds = asyncio.run(_flood(server))
     assert code == 4008
     assert seconds < 1.0
+    assert not asyncio.run(_connects(server))  # refused (403) during the cool-off
+    time.sleep(1.1)
+    assert asyncio.run(_connects(server))
 
 
 async def _fragmented(server, size: int):
