@@ -4,13 +4,15 @@
 
 Starts one Daphne process serving ``bench/floor_app.py``, a bare ASGI application (no
 Django, no Channels: a dict of tables and a loop over their sockets), and drives it
-with the traffic shape of ``bench/live.py``: N tables of 4 players and 1 spectator,
-every player sending ``{"intent": …, "seq": n}`` frames at R a second (exponential
+with the traffic shape of ``bench/live.py``: N tables of 4 players and 1 spectator
+(each table's sockets from a loopback address of its own, as there), every player sending ``{"intent": …, "seq": n}`` frames at R a second (exponential
 gaps, default 5), every frame answered by a broadcast of B bytes (default 237, the
 median update of a live TetriWar table) to the table's five sockets, plus T broadcasts
 a second per table that no frame caused (default 2: gravity). Whatever the site does
 above this (sessions, consumers, the channel layer, the game, the HTML) costs more
-than this; what this costs, the site cannot go below with Daphne.
+than this; what this costs, the site cannot go below with Daphne. The server gets the
+environment ``bench/live.py`` gives the site's (``server_env``): the site's transport
+(``config/transport.py``) takes its limits from the site's settings.
 
 Prints ``name: value`` lines, ending with ``tables``, ``p50_ms``, ``p99_ms`` (frame →
 the sender's own broadcast) and ``server_cpu_s_per_table_minute``.
@@ -30,63 +32,82 @@ import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
+import shutil  # noqa: E402
 import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 
-from bench.live import cpu_seconds, free_port, percentile, rss_mb  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+from bench.live import cpu_seconds, free_port, percentile, rss_mb, server_env, source_address  # noqa: E402
 
 ACK = re.compile(r"^<!--v\d+ a(\d+):(\d+)")
 
 
-async def player(url: str, seat: int, rate: float, until: float, rng: random.Random, lat: list, counts: dict):
+def connect(url: str, address: str):
     import websockets
 
-    async with websockets.connect(url, max_size=None, compression=None) as ws:
+    # from the table's own address, as bench/live.py connects (no proxy: loopback only)
+    return websockets.connect(url, max_size=None, compression=None, proxy=None, local_addr=(address, 0))
+
+
+async def player(url: str, address: str, seat: int, rate: float, until: float, rng: random.Random, lat: list,
+                 counts: dict):
+    async with connect(url, address) as ws:
         sent: dict[int, float] = {}
         seq = 0
 
         async def read() -> None:
-            async for message in ws:
-                counts["received"] += 1
-                m = ACK.match(message)
-                if m and int(m.group(1)) == seat:
-                    t0 = sent.pop(int(m.group(2)), None)
-                    if t0 is not None and time.monotonic() < until:
-                        lat.append((time.perf_counter() - t0) * 1000)
+            try:
+                async for message in ws:
+                    counts["received"] += 1
+                    m = ACK.match(message)
+                    if m and int(m.group(1)) == seat:
+                        t0 = sent.pop(int(m.group(2)), None)
+                        if t0 is not None and time.monotonic() < until:
+                            lat.append((time.perf_counter() - t0) * 1000)
+            except ConnectionClosed:
+                pass  # the sender counts it
 
         reader = asyncio.create_task(read())
-        while time.monotonic() < until:
-            await asyncio.sleep(rng.expovariate(rate))
-            seq += 1
-            sent[seq] = time.perf_counter()
-            await ws.send(json.dumps({"intent": "left", "seq": seq}))
-            counts["sent"] += 1
-        reader.cancel()
+        try:
+            while time.monotonic() < until:
+                await asyncio.sleep(rng.expovariate(rate))
+                seq += 1
+                sent[seq] = time.perf_counter()
+                await ws.send(json.dumps({"intent": "left", "seq": seq}))
+                counts["sent"] += 1
+        except ConnectionClosed:
+            counts["dropped"] += 1  # the server closed it (a client too slow to read is cut off)
+        finally:
+            reader.cancel()
 
 
-async def spectator(url: str, until: float, counts: dict) -> None:
-    import websockets
-
-    async with websockets.connect(url, max_size=None, compression=None) as ws:
+async def spectator(url: str, address: str, until: float, counts: dict) -> None:
+    async with connect(url, address) as ws:
         while time.monotonic() < until:
             try:
                 await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic()))
                 counts["spectator_updates"] += 1
             except TimeoutError:
                 break
+            except ConnectionClosed:
+                counts["dropped"] += 1
+                break
 
 
 async def drive(port: int, tables: int, seconds: float, rate: float, seed: int) -> tuple[list, dict]:
     lat: list[float] = []
-    counts = {"sent": 0, "received": 0, "spectator_updates": 0}
+    counts = {"sent": 0, "received": 0, "spectator_updates": 0, "dropped": 0}
     until = time.monotonic() + seconds
     jobs = []
     for table in range(tables):
         base = f"ws://127.0.0.1:{port}/ws/{table}/"
-        jobs.append(spectator(base + "0", until, counts))
+        address = source_address(table)
+        jobs.append(spectator(base + "0", address, until, counts))
         for seat in (1, 2, 3, 4):
             rng = random.Random(f"{seed}:{table}:{seat}")
-            jobs.append(player(base + str(seat), seat, rate, until, rng, lat, counts))
+            jobs.append(player(base + str(seat), address, seat, rate, until, rng, lat, counts))
     await asyncio.gather(*jobs)
     return lat, counts
 
@@ -102,10 +123,16 @@ def main() -> None:
     args = parser.parse_args()
 
     port = free_port()
-    env = dict(os.environ, FLOOR_BYTES=str(args.bytes), FLOOR_TICKS=str(args.ticks), PYTHONPATH=str(ROOT))
+    # The site's transport (config/transport.py) reads its limits from the site's
+    # settings: the server gets the environment bench/live.py gives the site's.
+    tmp = tempfile.mkdtemp(prefix="tetriwar-bench-floor-")
+    env = dict(
+        server_env(tmp), FLOOR_BYTES=str(args.bytes), FLOOR_TICKS=str(args.ticks), PYTHONPATH=str(ROOT)
+    )
+    log = open(os.path.join(tmp, "server.log"), "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.floor_app:application"],
-        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
         import socket
@@ -123,12 +150,21 @@ def main() -> None:
         window = time.monotonic() - started
         cpu = cpu_seconds([server.pid]) - cpu0
         rss = rss_mb([server.pid])
+    except BaseException:
+        log.flush()
+        with open(log.name, errors="replace") as f:
+            lines = [line for line in f if "WSCONNECT" not in line and "WSDISCONNECT" not in line]
+        sys.stderr.write("--- floor server log (last lines) ---\n" + "".join(lines)[-4000:])
+        raise
     finally:
         server.terminate()
         server.wait(10)
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
     print(f"frames_sent: {counts['sent']}")
     print(f"frames_answered: {len(lat)}")
     print(f"updates_seen_by_spectators: {counts['spectator_updates']}")
+    print(f"sockets_dropped: {counts['dropped']}")
     print(f"window_s: {window:.1f}")
     print(f"server_cpu_s: {cpu:.2f}")
     print(f"server_rss_mb_per_table: {(rss - rss0) / args.tables:.2f}")

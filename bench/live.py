@@ -2,6 +2,7 @@
 
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
+                         [--no-floor]
 
 Embedded (the default): starts one Daphne process (SQLite in a temporary file, the
 in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
@@ -10,44 +11,71 @@ dropped at the end), uses a Redis database of its own (``--redis-db``, flushed b
 and after), and starts two Daphne processes and W ``manage.py runworker game-host-…``
 workers (K shards, ``GAME_HOST_SHARDS``, split over the workers; default one of each),
 all on the same environment; it waits for every shard's heartbeat before playing.
+Every server process gets its whole configuration from the environment the bench
+sets (``server_env``: ``DEBUG=false``, a random ``SECRET_KEY``,
+``SECURE_SSL_REDIRECT=false``, ``ALLOWED_HOSTS``), so it runs the same whatever the
+settings' defaults are; the per-address socket limits keep their defaults.
 
 It opens N tables of 4 players and 1 spectator, each a real WebSocket over loopback
 (in scale-out, the sockets of one table alternate between the two Daphnes), at most 16
-handshakes at a time and each retried up to 5 times; once every socket is open it
-starts every game through the site's own start button (8 hosts pressing at once), and
-once every game runs it lets a bot play each seat at human pace (R keys a second per
-player, exponential gaps, default 5) for S seconds: the play window. Games last
-M minutes (default 15); with ``--cycle`` a table whose game ends (the results arrive)
-plays again: every player marks ready and the host presses start, over HTTP.
+handshakes at a time and each retried up to 5 times. Each table is one household: its
+sockets and its HTTP requests come from a source address of its own,
+``127.0.<1 + t // 250>.<1 + t % 250>`` (the whole of 127.0.0.0/8 is loopback), so the
+server's per-address limits see five sockets an address, as they would from people.
+Once every socket is open it starts every game through the site's own start button
+(8 hosts pressing at once), and once every game runs it lets a bot play each seat at
+human pace for S seconds: the play window. Games last M minutes (default 15); with
+``--cycle`` a table whose game ends (the results arrive) plays again: every player
+marks ready and the host presses start, over HTTP.
 
 The bots are the TetriWar computer player (``games/tetriwar/ai.py``, level L, default
 medium) on the client side: each player keeps a mirror of its own board (20 visible
 rows, falling piece, preview, bomb store, swapped controls) from the HTML fragments the
 server pushes for its seat, rebuilds an engine position from it with ``Game.setup`` and
-asks ``TetriWarAI.decide`` for the keys that place the piece. It presses them one at a
-time, each after the previous one was acknowledged, and plans again whenever the piece
-or field it sees is not what the plan expects (gravity, bombs, a new piece). Now and
-then it presses Enter while its bomb store is not empty.
+asks ``TetriWarAI.decide`` for the keys that place the piece. Keys are sent open loop,
+as people press them: on a schedule of R keys a second per player (exponential gaps,
+default 5) that never waits for the server's answer to the previous key, so a slow
+server gets the same load as a fast one. When a key is due the bot sends the next key
+of its plan; it plans again whenever the piece or field it sees is not one its plan
+passes through (gravity, bombs, a new piece, or keys of its own still in flight), and
+when the plan is used up but its last key (the drop) does not show yet it sends a
+harmless left or right. Now and then it presses Enter while its bomb store is not
+empty. Between games (no piece to move) nothing is sent (``intents_skipped``).
 
 Prints ``name: value`` lines; ``lines_cleared_total`` adds up every player's final
 Lines count (from its ``score-{seat}`` fragment), over every game. Latency is measured
 from an intent sent to the sender's own fragment received: every intent carries a
 sequence number and the host acknowledges it in the version comment of the broadcast it
-causes (``<!--v12 a3:41 a1:7-->``); the client takes the time as the frame comes out of
-its socket, and freezes its own heap when the window opens, so that its garbage
-collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says how
-late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the part of
-a latency that is the client's own queueing. ``bytes_per_update_median`` is the size of the
-broadcasts one spectator receives. Server cost is measured over the play window (from
-every table's game running to the end of play), summed over every server process
-(Daphnes and workers) from ``/proc``: ``server_cpu_s_per_table_minute`` is user+system
-CPU seconds per table per minute of play, ``server_rss_mb_per_table`` the resident
-memory at the end of the window above a baseline taken once the servers were up (and
-had answered one page each) and before any client connected, per table;
+causes (``<!--v12 a3:41 a1:7-->``); the spectator of the table receives that same
+broadcast, and ``spectator_p50_ms``/``spectator_p99_ms`` are from the send to the
+moment the spectator's socket delivered it (the last of the table's sockets to see
+an intent). Only intents sent inside the play window count. An intent not
+acknowledged within 1 s is a timeout (``timeouts``, ``spectator_timeouts``) and is
+left out of the percentiles. A key that changes nothing (into a wall, a refused bomb)
+is never acknowledged: the host handles a socket's intents in order, so an intent with
+no ack of its own is one it passed over (``intents_without_effect``) when a later
+intent of the same player was acknowledged within 1 s of it, and a timeout otherwise
+(the players go on pressing keys, unmeasured, for 1 s after the window so that its
+last intents are decided). The client takes the time as the frame comes out of its
+socket, and freezes its own heap when the window opens, so that its garbage
+collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says
+how late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the
+part of a latency that is the client's own queueing. ``bytes_per_update_median`` is
+the size of the broadcasts one spectator receives. Server cost is measured over the
+play window (from every table's game running to the end of play), summed over every
+server process (Daphnes and workers) from ``/proc``: ``server_cpu_s_per_table_minute``
+is user+system CPU seconds per table per minute of play, ``server_rss_mb_per_table``
+the resident memory at the end of the window above a baseline taken once the servers
+were up (and had answered one page each) and before any client connected, per table;
 ``server_rss_mb_growth_per_minute`` is the least-squares slope of the resident memory,
 sampled every 10 s, over the second half of the window (with ``--cycle`` and a long
-window: does anything leak as games end and start?). The last lines
-are ``tables``, ``p50_ms``, ``p99_ms``, ``bytes_per_update_median``,
+window: does anything leak as games end and start?).
+
+After the servers stop, ``bench/floor.py`` runs at the same table count, rate and
+seconds (``--no-floor`` skips it), so that ``floor_p99_ms`` (Daphne with no site
+behind it, on the machine as it is at that moment) is read next to the live p99s.
+The last lines are ``tables``, ``p50_ms``, ``p99_ms``, ``spectator_p50_ms``,
+``spectator_p99_ms``, ``timeouts``, ``floor_p99_ms``, ``bytes_per_update_median``,
 ``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``.
 """
 
@@ -62,7 +90,9 @@ sys.path.insert(0, str(ROOT))
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import collections  # noqa: E402
+import functools  # noqa: E402
 import gc  # noqa: E402
+import http.client  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
@@ -92,8 +122,8 @@ ERROR_CODE = re.compile(r'data-code="([A-Z_]*)"')
 OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
 SEATS = (1, 2, 3, 4)
 ENTER_CHANCE = 0.1  # per key, while the bomb store is not empty: press Enter instead
-ACK_WAIT = 0.5  # seconds a bot waits for its previous key's ack (a key that changes
-# nothing, e.g. into a wall, is never acknowledged) before it looks at its board again
+ACK_TIMEOUT = 1.0  # seconds: an intent not acknowledged by then is a timeout
+HARMLESS = ("left", "right")  # sent while the plan's last key (the drop) is in flight
 SWAP = {"left": "right", "right": "left"}
 INF = float("inf")
 REVERSED = 1e9  # ``Player.control_until`` while ← and → are swapped (any time ahead)
@@ -151,6 +181,7 @@ class Bot:
         self.plan_for: tuple[int, int] = (-1, -1)  # (piece_no, field_version) it was made on
         self.step = 0
         self.plans = 0
+        self.harmless = 0  # keys sent while the plan's drop was in flight
 
     def read(self, message: str) -> None:
         """Update the mirror from one broadcast (only this seat's fragments)."""
@@ -191,20 +222,25 @@ class Bot:
             self.playing = True
 
     def key(self) -> dict | None:
-        """The next frame to send, or None when there is nothing to press."""
+        """The next frame to send, or None when there is nothing to press.
+
+        Keys go out open loop, so the piece seen may lag the keys sent: the plan holds
+        while the piece is one the plan passes through up to the next key."""
         if self.piece is None or not self.playing:
             return None
         if self.store and self.rng.random() < ENTER_CHANCE:
             return {"intent": "bomb"}
         step = self.step
-        if (
-            self.plan_for != (self.piece_no, self.field_version)
-            or step >= len(self.expected)
-            or self.expected[step] != self.piece
-        ):
+        current = self.plan_for == (self.piece_no, self.field_version)
+        if current and step >= len(self.plan) and self.plan and self.piece in self.expected:
+            # the drop is on its way and the new piece not shown yet: a key that harms
+            # nothing (the next plan starts from wherever it leaves the new piece)
+            self.harmless += 1
+            return {"intent": self.rng.choice(HARMLESS)}
+        if not current or step >= len(self.plan) or self.piece not in self.expected[: step + 1]:
             self.replan()
             step = 0
-            if not self.expected:
+            if not self.plan:
                 return None
         self.step = step + 1
         return {"intent": self.plan[step]}
@@ -242,6 +278,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def source_address(table: int) -> str:
+    """The loopback address table ``table``'s sockets and requests come from: one a
+    table, as from one household, so that the server's per-address limits (sockets at
+    once, new sockets a minute) see what they would see from people. 127.0.0.1 (the
+    bench's own requests) and 127.0.66.0/24 and up (bench/abuse.py's attackers) stay
+    apart up to 16,000 tables."""
+    return f"127.0.{1 + table // 250}.{1 + table % 250}"
+
+
 PG = "postgresql://postgres@127.0.0.1:5432"
 
 
@@ -256,7 +301,7 @@ def server_env(
         SQLITE_NAME=os.path.join(tmp, "bench.sqlite3"),
         STATIC_ROOT=os.path.join(tmp, "static"),
         DEBUG="false",
-        SECRET_KEY="bench-" + "x" * 60,
+        SECRET_KEY="bench-" + secrets.token_urlsafe(48),
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="false",
         LOG_LEVEL="WARNING",
@@ -270,8 +315,9 @@ def server_env(
     return env
 
 
-def prepare(tables: int, env: dict[str, str]) -> list[dict]:
-    """Users, sessions and ready tables, written before the servers start."""
+def django_setup(env: dict[str, str]) -> None:
+    """The bench's own Django, on the servers' environment: the database migrated and
+    the static files collected, before any server starts."""
     os.environ.update(env)
     for name in ("DATABASE_URL", "REDIS_URL"):  # settings read these at django.setup()
         if name not in env:
@@ -280,43 +326,75 @@ def prepare(tables: int, env: dict[str, str]) -> list[dict]:
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
-
-    from accounts.identity import PlayerRef
-    from accounts.models import User
-    from lobby import services
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
+
+
+def session_backend() -> str:
+    """The authentication backend a session names, as a log-in through the site would:
+    ``SESSION_AUTH_BACKEND`` if the settings name one, else the first backend that can
+    load a user (django-axes' backend, listed first, only checks log-ins)."""
+    from django.conf import settings
+    from django.contrib.auth import load_backend
+
+    named = getattr(settings, "SESSION_AUTH_BACKEND", "")
+    if named:
+        return named
+    return next(path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user"))
+
+
+def login(username: str):
+    """A new user with a session in the database: ``(user, its PlayerRef, "sessionid=…")``."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.identity import PlayerRef
+    from accounts.models import User
+
+    user = User.objects.create_user(username, password="bench-pass-123")
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = session_backend()
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    ref = PlayerRef(user_id=user.pk, guest_token="", name=user.username)
+    return user, ref, f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
+
+
+def prepare(tables: int, env: dict[str, str]) -> list[dict]:
+    """Users, sessions and ready tables, written before the servers start."""
+    django_setup(env)
+    return make_tables(tables)
+
+
+def make_tables(tables: int) -> list[dict]:
+    """N TetriWar tables of four seated, ready players, and a fifth user to watch each."""
+    from lobby import services
+
     setups = []
     for t in range(tables):
         cookies = []
-        users = []
+        refs = []
         for s in range(5):  # 4 players and a spectator
-            user = User.objects.create_user(f"bench{t}_{s}", password="bench-pass-123")
-            store = SessionStore()
-            store[SESSION_KEY] = str(user.pk)
-            store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            store.create()
-            cookies.append(f"{settings.SESSION_COOKIE_NAME}={store.session_key}")
-            users.append(user)
-        refs = [PlayerRef(user_id=u.pk, guest_token="", name=u.username) for u in users]
+            _user, ref, cookie = login(f"bench{t}_{s}")
+            cookies.append(cookie)
+            refs.append(ref)
         table = services.table_create(player=refs[0], game="tetriwar", options=OPTIONS, seats_total=4)
         for seat in (2, 3, 4):
             services.seat_take(table_id=table.pk, player=refs[seat - 1], number=seat)
         for seat in (1, 2, 3, 4):
             services.seat_ready(table_id=table.pk, player=refs[seat - 1], ready=True)
-        setups.append({"table": table.pk, "cookies": cookies})
+        setups.append({"table": table.pk, "cookies": cookies, "address": source_address(t)})
     return setups
 
 
 # --- the servers ----------------------------------------------------------------------
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In a server process before exec: get SIGTERM if the bench dies (Linux)."""
     try:
         import ctypes
@@ -337,7 +415,7 @@ class Servers:
         log = open(os.path.join(self.tmp, f"{name}.log"), "w")
         proc = subprocess.Popen(
             [sys.executable, *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            preexec_fn=die_with_parent if sys.platform.startswith("linux") else None,
         )
         self.procs.append((name, proc, log))
         return proc
@@ -434,7 +512,7 @@ def wait_for_heartbeats(shards: int, since, servers: Servers, seconds: float = 6
 def warm_up(base: str) -> None:
     """One page from a fresh server, so its baseline memory holds Django's first request."""
     try:
-        urllib.request.urlopen(f"{base}/", timeout=10).read()
+        opener(CookieJar()).open(f"{base}/", timeout=10).read()
     except OSError:
         pass
 
@@ -485,57 +563,106 @@ def flush_redis(url: str) -> None:
 
 # --- HTTP, as the browser does it ---------------------------------------------------
 
+class SourceHTTPHandler(urllib.request.HTTPHandler):
+    """Plain HTTP from a given local address (a table's own, see ``source_address``)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req):
+        return self.do_open(functools.partial(http.client.HTTPConnection, source_address=(self.source, 0)), req)
+
+
+def opener(jar: CookieJar, source: str | None = None) -> urllib.request.OpenerDirector:
+    """An opener that keeps cookies, never goes through a proxy (loopback only), and
+    speaks from ``source`` if given."""
+    handlers = [urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(jar)]
+    if source:
+        handlers.append(SourceHTTPHandler(source))
+    return urllib.request.build_opener(*handlers)
+
+
 _csrf: dict[tuple[str, str], str] = {}  # (base, session cookie) -> csrftoken
 _csrf_lock = threading.Lock()
 
 
-def _csrf_token(opener, jar: CookieJar, base: str, table_id: int, cookie: str) -> str:
+def _csrf_token(browser, jar: CookieJar, base: str, table_id: int, cookie: str) -> str:
     with _csrf_lock:
         token = _csrf.get((base, cookie))
     if token is None:
-        opener.open(f"{base}/lobby/table/{table_id}/").read()
+        browser.open(f"{base}/lobby/table/{table_id}/", timeout=30).read()
         token = next(c.value for c in jar if c.name == "csrftoken")
         with _csrf_lock:
             _csrf[(base, cookie)] = token
     return token
 
 
-def post(base: str, table_id: int, action: str, cookie: str, data: dict[str, str] | None = None) -> str | None:
+def post(
+    base: str, table_id: int, action: str, cookie: str, data: dict[str, str] | None = None, source: str | None = None
+) -> str | None:
     """Press one of the table page's buttons (start, ready …) with its CSRF token, as
-    htmx does. Returns the error the page shows, or None."""
+    htmx does, from ``source``. Returns the error the page shows, or None."""
     jar = CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.addheaders = [("Cookie", cookie)]
-    token = _csrf_token(opener, jar, base, table_id, cookie)
+    browser = opener(jar, source)
+    browser.addheaders = [("Cookie", cookie)]
+    token = _csrf_token(browser, jar, base, table_id, cookie)
     request = urllib.request.Request(
         f"{base}/lobby/table/{table_id}/{action}/",
         data=urllib.parse.urlencode({"csrfmiddlewaretoken": token, **(data or {})}).encode(),
         headers={"Cookie": f"{cookie}; csrftoken={token}", "Origin": base, "HX-Request": "true"},
     )
-    html = opener.open(request, timeout=30).read().decode()
+    html = browser.open(request, timeout=30).read().decode()
     m = re.search(r'<p class="message error" role="alert">([^<]*)</p>', html)
     return m.group(1) if m else None
 
 
-def start_table(base: str, table_id: int, cookie: str) -> str | None:
+def start_table(base: str, table_id: int, cookie: str, source: str | None = None) -> str | None:
     """Press the host's start button, as the browser does (with its CSRF token)."""
-    return post(base, table_id, "start", cookie)
+    return post(base, table_id, "start", cookie, source=source)
 
 
-def restart_table(base: str, table_id: int, cookies: list[str]) -> str | None:
+def restart_table(base: str, table_id: int, cookies: list[str], source: str | None = None) -> str | None:
     """After a game: every player marks ready, then the host presses start."""
     for cookie in cookies[:4]:
-        error = post(base, table_id, "ready", cookie, {"ready": "1"})
+        error = post(base, table_id, "ready", cookie, {"ready": "1"}, source=source)
         if error:
             return error
-    return start_table(base, table_id, cookies[0])
+    return start_table(base, table_id, cookies[0], source)
 
 
 # --- the clients ----------------------------------------------------------------------
 
+class Samples:
+    """Latencies (ms), each with the time its intent was sent, so that a part of a
+    run (bench/abuse.py's attacks) can be told from the rest."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+        self.sent: list[float] = []
+
+    def add(self, sent_at: float, ms: float) -> None:
+        self.ms.append(ms)
+        self.sent.append(sent_at)
+
+    def __len__(self) -> int:
+        return len(self.ms)
+
+    def between(self, start: float, end: float) -> list[float]:
+        """The latencies of the intents sent in [start, end)."""
+        return [ms for ms, sent in zip(self.ms, self.sent, strict=True) if start <= sent < end]
+
+
 class Stats:
     def __init__(self) -> None:
-        self.latencies: list[float] = []
+        self.latencies = Samples()  # intent -> the sender's own fragment
+        self.spectator_latencies = Samples()  # intent -> the table's spectator has it
+        self.timeouts: list[float] = []  # send times of intents not acknowledged within 1 s
+        self.spectator_timeouts: list[float] = []  # … not at the spectator within 1 s
+        self.without_effect = 0  # passed over by the host: nothing to show, no ack
+        self.skipped = 0  # due while there was no piece to move (between games)
+        self.dropped: list[str] = []  # sockets the server closed during the run
+        self.dropped_at: list[float] = []  # … and when
         self.loop_lags: list[float] = []
         self.update_bytes: list[int] = []
         self.sent = 0
@@ -557,15 +684,34 @@ class Stats:
         self.connect_s = 0.0
         self.start_s = 0.0
 
+    def timeouts_between(self, start: float, end: float) -> int:
+        return sum(start <= sent < end for sent in self.timeouts)
+
 
 class Window:
-    """When play ends: unknown (infinite) until every game runs, then start + S seconds."""
+    """The play window: intents sent inside [start, until) are measured. Both are
+    infinite until every game runs; then S seconds, or open-ended until ``close``
+    (bench/abuse.py). Players go on pressing keys, unmeasured, for ACK_TIMEOUT after
+    it, so that the fate of its last intents is known."""
 
     def __init__(self) -> None:
+        self.start = INF
         self.until = INF
 
-    def left(self) -> float | None:
-        return None if self.until == INF else max(0.01, self.until - time.perf_counter())
+    def open(self, seconds: float = INF) -> None:
+        self.start = time.perf_counter()
+        self.until = self.start + seconds
+
+    def close(self) -> None:
+        self.until = time.perf_counter()
+
+    def measures(self, sent_at: float) -> bool:
+        return self.start <= sent_at < self.until
+
+    @property
+    def play_until(self) -> float:
+        """Until when the players press keys and the sockets are read."""
+        return self.until + ACK_TIMEOUT
 
 
 RSS_EVERY = 10.0  # seconds between samples of the servers' resident memory
@@ -590,15 +736,48 @@ CONNECTING = 16  # WebSocket handshakes in flight at once: a burst of hundreds i
 CONNECT_TRIES = 5
 
 
-async def open_socket(ws_url: str, cookie: str, origin: str, gate: asyncio.Semaphore, stats: Stats):
-    """Connect as a browser would, a few at a time, retrying a refused handshake."""
+@lru_cache(maxsize=1)
+def stamped_connection() -> type:
+    """websockets' client connection that notes when each message's last frame came out
+    of the socket (as the event loop reads it), in ``stamps``: a reader busy elsewhere
+    takes the message later, but its time is the socket's."""
+    from websockets.asyncio.client import ClientConnection
+    from websockets.frames import DATA_OPCODES, Frame
+
+    class StampedConnection(ClientConnection):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.stamps: collections.deque[float] = collections.deque()
+
+        def process_event(self, event) -> None:
+            if isinstance(event, Frame) and event.fin and event.opcode in DATA_OPCODES and self.response is not None:
+                self.stamps.append(time.perf_counter())
+            super().process_event(event)
+
+    return StampedConnection
+
+
+def received_at(ws) -> float:
+    """When the message just taken from ``ws`` came out of its socket."""
+    stamps = getattr(ws, "stamps", None)
+    return stamps.popleft() if stamps else time.perf_counter()
+
+
+async def open_socket(ws_url: str, cookie: str, origin: str, gate: asyncio.Semaphore, stats: Stats,
+                      address: str | None = None):
+    """Connect as a browser would, from ``address``, a few at a time, retrying a
+    refused handshake."""
     import websockets
 
     for attempt in range(1, CONNECT_TRIES + 1):
         try:
             async with gate:
                 ws = await websockets.connect(
-                    ws_url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None, open_timeout=20
+                    ws_url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None, open_timeout=20,
+                    proxy=None,  # loopback only, whatever the environment says
+                    create_connection=stamped_connection(),
+                    # passed on to loop.create_connection (websockets 15 and later)
+                    local_addr=(address, 0) if address else None,
                 )
             stats.connected += 1
             return ws
@@ -609,157 +788,287 @@ async def open_socket(ws_url: str, cookie: str, origin: str, gate: asyncio.Semap
             await asyncio.sleep(0.5 * attempt)
 
 
+class Track:
+    """One table's measured intents in flight, by seat then seq (in the order sent):
+    ``[sent_at, the sender has its ack]``, for the spectator to time the same ack."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int, dict[int, list]] = {seat: {} for seat in SEATS}
+
+    def missing_at_spectator(self) -> list[float]:
+        """Intents the sender saw acknowledged and the spectator never did."""
+        return [entry[0] for by_seq in self.sent.values() for entry in by_seq.values() if entry[1]]
+
+
 async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: Stats, rng: random.Random,
-                 started: asyncio.Event, gate: asyncio.Semaphore):
+                 started: asyncio.Event, gate: asyncio.Semaphore, address: str | None = None,
+                 track: Track | None = None):
+    import websockets
+
     seat = bot.seat
-    pending: dict[int, float] = {}
-    acked = asyncio.Event()
-    async with await open_socket(ws_url, cookie, origin, gate, stats) as ws:
+    pending: dict[int, float] = {}  # measured intents without their ack, in the order sent
+    shared = (track or Track()).sent[seat]
+    async with await open_socket(ws_url, cookie, origin, gate, stats, address) as ws:
+
+        def answered(seq: int, received: float) -> None:
+            sent_at = pending.pop(seq, None)
+            if sent_at is not None:
+                if received - sent_at <= ACK_TIMEOUT:
+                    stats.latencies.add(sent_at, (received - sent_at) * 1000)
+                else:
+                    stats.timeouts.append(sent_at)
+                entry = shared.get(seq)
+                if entry is not None:
+                    entry[1] = True
+            # The host takes a socket's intents in order: one still without an ack
+            # before this one was passed over (it changed nothing), or came too late.
+            while pending:
+                first = next(iter(pending))
+                if first >= seq:
+                    break
+                sent_at = pending.pop(first)
+                if received - sent_at <= ACK_TIMEOUT:
+                    stats.without_effect += 1
+                else:
+                    stats.timeouts.append(sent_at)
 
         async def read():
-            async for message in ws:
-                received = time.perf_counter()
-                head = HEAD.match(message)
-                if head is None:
-                    if "ws-error" in message:
-                        code = ERROR_CODE.search(message)
-                        stats.errors[code.group(1) if code else "?"] += 1
-                    continue
-                bot.read(message)
-                if bot.playing:
-                    started.set()
-                for acked_seat, acked_seq in ACK.findall(head.group(2)):
-                    if int(acked_seat) == seat:
-                        sent_at = pending.pop(int(acked_seq), None)
-                        if sent_at is not None:
-                            stats.latencies.append((received - sent_at) * 1000)
-                        if int(acked_seq) == seq:
-                            acked.set()
+            try:
+                async for message in ws:
+                    received = received_at(ws)
+                    head = HEAD.match(message)
+                    if head is None:
+                        if "ws-error" in message:
+                            code = ERROR_CODE.search(message)
+                            stats.errors[code.group(1) if code else "?"] += 1
+                        continue
+                    bot.read(message)
+                    if bot.playing:
+                        started.set()
+                    for acked_seat, acked_seq in ACK.findall(head.group(2)):
+                        if int(acked_seat) == seat:
+                            answered(int(acked_seq), received)
+            except websockets.exceptions.ConnectionClosed:
+                pass  # the sender finds out when it next sends
 
         seq = 0
         reader = asyncio.create_task(read())
-        await started.wait()
-        while time.perf_counter() < window.until:
-            await asyncio.sleep(rng.expovariate(rate))
-            if not acked.is_set():  # look at the board only once the last key shows on it
-                try:
-                    await asyncio.wait_for(acked.wait(), timeout=ACK_WAIT)
-                except TimeoutError:
-                    pass
-            frame = bot.key()  # None too between a game's results and the next game
-            if frame is None:
-                continue
-            seq += 1
-            frame["seq"] = seq
-            acked.clear()
-            pending[seq] = time.perf_counter()
-            await ws.send(json.dumps(frame))
-            stats.sent += 1
-        reader.cancel()
+        try:
+            await started.wait()
+            due = time.perf_counter()
+            while True:  # open loop: keys are due on their schedule, answered or not
+                due += rng.expovariate(rate)
+                if due >= window.play_until:
+                    break
+                delay = due - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if time.perf_counter() >= window.play_until:  # the window may close early
+                    break
+                frame = bot.key()  # None too between a game's results and the next game
+                if frame is None:
+                    stats.skipped += 1
+                    continue
+                seq += 1
+                frame["seq"] = seq
+                sent_at = time.perf_counter()
+                if window.measures(sent_at):
+                    pending[seq] = sent_at
+                    shared[seq] = [sent_at, False]
+                    stats.sent += 1
+                await ws.send(json.dumps(frame))
+            await asyncio.sleep(max(0.0, window.play_until + 0.1 - time.perf_counter()))
+        except websockets.exceptions.ConnectionClosed as closed:
+            stats.dropped.append(f"seat {seat}: {closed}")
+            stats.dropped_at.append(time.perf_counter())
+        finally:
+            reader.cancel()
+            stats.timeouts.extend(pending.values())  # never answered
 
 
-async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: asyncio.Semaphore, on_results=None):
-    async with await open_socket(ws_url, cookie, origin, gate, stats) as ws:
-        while time.perf_counter() < window.until:
-            try:
-                message = await asyncio.wait_for(ws.recv(), timeout=window.left() or 1.0)
-            except TimeoutError:
+async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: asyncio.Semaphore, on_results=None,
+                    address: str | None = None, track: Track | None = None):
+    import websockets
+
+    sent = track.sent if track is not None else {}
+
+    def read(message: str, received: float) -> None:
+        head = HEAD.match(message)
+        if head is None:
+            return
+        for acked_seat, acked_seq in ACK.findall(head.group(2)):
+            by_seq = sent.get(int(acked_seat))
+            if not by_seq:
                 continue
-            if HEAD.match(message) and 'id="game"' not in message:
-                stats.update_bytes.append(len(message.encode()))
-            if RESULTS in message and HEAD.match(message):
-                m = RESULTS_TITLE.search(message)
-                if m is not None and m.group(1) == "Game aborted":
-                    stats.games_aborted += 1
+            seq = int(acked_seq)
+            entry = by_seq.pop(seq, None)
+            if entry is not None:
+                if received - entry[0] <= ACK_TIMEOUT:
+                    stats.spectator_latencies.add(entry[0], (received - entry[0]) * 1000)
                 else:
-                    stats.games_finished += 1
-                if on_results is not None:
-                    on_results()
+                    stats.spectator_timeouts.append(entry[0])
+            while by_seq:  # earlier intents of that seat: passed over, never broadcast
+                first = next(iter(by_seq))
+                if first >= seq:
+                    break
+                earlier = by_seq.pop(first)
+                if earlier[1]:  # … yet the sender saw its ack: lost on the way here
+                    stats.spectator_timeouts.append(earlier[0])
+        if 'id="game"' not in message:
+            stats.update_bytes.append(len(message.encode()))
+        if RESULTS in message:
+            m = RESULTS_TITLE.search(message)
+            if m is not None and m.group(1) == "Game aborted":
+                stats.games_aborted += 1
+            else:
+                stats.games_finished += 1
+            if on_results is not None:
+                on_results()
+
+    async with await open_socket(ws_url, cookie, origin, gate, stats, address) as ws:
+
+        async def reader() -> None:
+            try:
+                async for message in ws:
+                    read(message, received_at(ws))
+            except websockets.exceptions.ConnectionClosed as closed:
+                stats.dropped.append(f"spectator: {closed}")
+                stats.dropped_at.append(time.perf_counter())
+
+        task = asyncio.create_task(reader())
+        while not task.done():
+            left = window.play_until + 0.1 - time.perf_counter()
+            if left <= 0:
+                break
+            await asyncio.wait([task], timeout=min(left, 1.0))
+        task.cancel()
+
+
+class Room:
+    """N live tables of bots and their spectators over real sockets: every socket
+    connected, every game started and running (``open``), played until the window
+    closes, and every client ended (``close``). A table's sockets alternate between
+    the servers (``ports``) and come from the table's own source address."""
+
+    def __init__(self, setups: list[dict], ports: list[int], *, rate: float, seed: int, level: str,
+                 cycle: bool) -> None:
+        self.setups = setups
+        self.ports = ports
+        self.rate = rate
+        self.level = level
+        self.cycle = cycle
+        self.bases = [f"http://127.0.0.1:{port}" for port in ports]
+        self.stats = Stats()
+        self.window = Window()
+        self.rng = random.Random(seed)
+        self.tasks: list[asyncio.Task] = []
+        self.tracks: list[Track] = []
+        self.restarts: set[asyncio.Task] = set()
+        self.pool = ThreadPoolExecutor(max_workers=8)  # start buttons pressed in parallel, as people do
+
+    def table_base(self, t: int) -> str:
+        return self.bases[t % len(self.bases)]
+
+    async def restart(self, t: int, setup: dict) -> None:
+        loop = asyncio.get_running_loop()
+        error = await loop.run_in_executor(
+            self.pool, restart_table, self.table_base(t), setup["table"], setup["cookies"], setup.get("address"))
+        if error:
+            self.stats.start_errors.append(f"table {setup['table']}: {error}")
+        else:
+            self.stats.games_started += 1
+
+    def on_results(self, t: int, setup: dict):
+        def results() -> None:
+            if time.perf_counter() < self.window.until - 1:
+                task = asyncio.create_task(self.restart(t, setup))
+                self.restarts.add(task)
+                task.add_done_callback(self.restarts.discard)
+        return results
+
+    async def open(self) -> None:
+        """Connect every client, start every game, and wait (30 s at most) until every
+        game runs; the window is still closed."""
+        stats, ports, loop = self.stats, self.ports, asyncio.get_running_loop()
+        gate = asyncio.Semaphore(CONNECTING)
+        starts = []
+        t0 = time.perf_counter()
+        for t, setup in enumerate(self.setups):
+            started = asyncio.Event()
+            starts.append(started)
+            track = Track()
+            self.tracks.append(track)
+            address = setup.get("address")
+            # socket i of table t on server (t + i) % n: one table's players on every server
+            urls = [f"ws://127.0.0.1:{ports[(t + i) % len(ports)]}/ws/table/{setup['table']}/" for i in range(5)]
+            origins = [self.bases[(t + i) % len(ports)] for i in range(5)]
+            for seat in SEATS:
+                bot = Bot(seat, self.level, random.Random(self.rng.random()))
+                stats.bots.append(bot)
+                self.tasks.append(asyncio.create_task(player(
+                    urls[seat - 1], setup["cookies"][seat - 1], origins[seat - 1], bot, self.rate, self.window,
+                    stats, random.Random(self.rng.random()), started, gate, address, track)))
+            self.tasks.append(asyncio.create_task(spectator(
+                urls[4], setup["cookies"][4], origins[4], self.window, stats, gate,
+                self.on_results(t, setup) if self.cycle else None, address, track)))
+
+        # Every socket open (and its seat known to the server) before any game starts.
+        while stats.connected < len(self.tasks) and not any(task.done() for task in self.tasks):
+            await asyncio.sleep(0.05)
+        for task in self.tasks:
+            if task.done() and task.exception() is not None:
+                raise task.exception()
+        await asyncio.sleep(1)
+        stats.connect_s = time.perf_counter() - t0
+
+        t0 = time.perf_counter()
+        errors = await asyncio.gather(*(
+            loop.run_in_executor(self.pool, start_table, self.table_base(t), setup["table"], setup["cookies"][0],
+                                 setup.get("address"))
+            for t, setup in enumerate(self.setups)
+        ))
+        for setup, error in zip(self.setups, errors, strict=True):
+            if error:
+                stats.start_errors.append(f"table {setup['table']}: {error}")
+            else:
+                stats.games_started += 1
+        stats.start_s = time.perf_counter() - t0
+
+        # The play window may open once every game runs (or 30 s after the last start).
+        try:
+            await asyncio.wait_for(asyncio.gather(*(s.wait() for s in starts)), timeout=30)
+        except TimeoutError:
+            pass
+        stats.tables_running_at_window = sum(s.is_set() for s in starts)
+        for started in starts:
+            started.set()  # a table that never started: its players stop with the others
+
+    async def close(self) -> None:
+        """Once the window has closed: every client ended, pending restarts cancelled."""
+        await asyncio.gather(*self.tasks)
+        for task in list(self.restarts):  # a restart pressed just before the end
+            task.cancel()
+        await asyncio.gather(*self.restarts, return_exceptions=True)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for track in self.tracks:
+            self.stats.spectator_timeouts.extend(track.missing_at_spectator())
 
 
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int]) -> Stats:
     """Connect every client (a table's sockets alternate between the servers), start
     every game, play for S seconds once every game runs, and measure the servers over
     that play window."""
-    bases = [f"http://127.0.0.1:{port}" for port in ports]
-    stats = Stats()
-    rng = random.Random(seed)
-    window = Window()
-    gate = asyncio.Semaphore(CONNECTING)
-    tasks = []
-    starts = []
-    restarts: set[asyncio.Task] = set()
-    loop = asyncio.get_running_loop()
-    pool = ThreadPoolExecutor(max_workers=8)  # start buttons pressed in parallel, as people do
-
-    async def restart(base: str, setup: dict) -> None:
-        error = await loop.run_in_executor(pool, restart_table, base, setup["table"], setup["cookies"])
-        if error:
-            stats.start_errors.append(f"table {setup['table']}: {error}")
-        else:
-            stats.games_started += 1
-
-    def on_results(base: str, setup: dict):
-        def results() -> None:
-            if time.perf_counter() < window.until - 1:
-                task = asyncio.create_task(restart(base, setup))
-                restarts.add(task)
-                task.add_done_callback(restarts.discard)
-        return results
-
-    t0 = time.perf_counter()
-    for t, setup in enumerate(setups):
-        started = asyncio.Event()
-        starts.append(started)
-        # socket i of table t on server (t + i) % n: one table's players on every server
-        urls = [f"ws://127.0.0.1:{ports[(t + i) % len(ports)]}/ws/table/{setup['table']}/" for i in range(5)]
-        origins = [bases[(t + i) % len(ports)] for i in range(5)]
-        for seat in SEATS:
-            bot = Bot(seat, level, random.Random(rng.random()))
-            stats.bots.append(bot)
-            tasks.append(asyncio.create_task(player(
-                urls[seat - 1], setup["cookies"][seat - 1], origins[seat - 1], bot, rate, window, stats,
-                random.Random(rng.random()), started, gate)))
-        tasks.append(asyncio.create_task(spectator(
-            urls[4], setup["cookies"][4], origins[4], window, stats, gate,
-            on_results(bases[t % len(bases)], setup) if cycle else None)))
-
-    # Every socket open (and its seat known to the server) before any game starts.
-    while stats.connected < len(tasks) and not any(task.done() for task in tasks):
-        await asyncio.sleep(0.05)
-    for task in tasks:
-        if task.done() and task.exception() is not None:
-            raise task.exception()
-    await asyncio.sleep(1)
-    stats.connect_s = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    errors = await asyncio.gather(*(
-        loop.run_in_executor(pool, start_table, bases[t % len(bases)], setup["table"], setup["cookies"][0])
-        for t, setup in enumerate(setups)
-    ))
-    for setup, error in zip(setups, errors, strict=True):
-        if error:
-            stats.start_errors.append(f"table {setup['table']}: {error}")
-        else:
-            stats.games_started += 1
-    stats.start_s = time.perf_counter() - t0
-
-    # The play window: from every game running (or 30 s after the last start) on.
-    try:
-        await asyncio.wait_for(asyncio.gather(*(s.wait() for s in starts)), timeout=30)
-    except TimeoutError:
-        pass
-    stats.tables_running_at_window = sum(s.is_set() for s in starts)
-    for started in starts:
-        started.set()  # a table that never started: its players stop with the others
+    room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle)
+    stats, window = room.stats, room.window
+    await room.open()
     # The client's own garbage collector must not stop every socket's reading at once:
     # its full collections (400 bots' engines and plans: ~100 ms every ~14 s at 100
     # tables) showed up as the slowest 1 % of intents. Everything made so far is frozen.
     gc.collect()
     gc.freeze()
-    t0, each0, client0 = time.perf_counter(), [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
-    window.until = t0 + seconds
+    each0, client0 = [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
+    window.open(seconds)
+    t0 = window.start
     lag = asyncio.create_task(loop_lag(window, stats))
     while time.perf_counter() < window.until:  # resident memory every 10 s of play
         stats.rss_samples.append((time.perf_counter() - t0, rss_mb(pids)))
@@ -770,12 +1079,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.client_cpu_s = cpu_of(os.getpid()) - client0
     stats.rss_end_mb = rss_mb(pids)
     await lag
-
-    await asyncio.gather(*tasks, return_exceptions=False)
-    for task in list(restarts):  # a restart pressed just before the end
-        task.cancel()
-    await asyncio.gather(*restarts, return_exceptions=True)
-    pool.shutdown(wait=False, cancel_futures=True)
+    await room.close()
     return stats
 
 
@@ -793,8 +1097,27 @@ async def loop_lag(window: Window, stats: Stats) -> None:
 
 
 def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_floor(tables: int, seconds: float, rate: float, seed: int) -> dict[str, str]:
+    """bench/floor.py at the same table count, rate and seconds, in a process of its
+    own (after the site's servers have stopped): its ``name: value`` lines."""
+    try:
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "floor.py"), "--tables", str(tables), "--seconds", str(seconds),
+             "--rate", str(rate), "--seed", str(seed)],
+            cwd=ROOT, capture_output=True, text=True, timeout=seconds + 180,
+        )
+    except subprocess.TimeoutExpired:
+        print("floor: bench/floor.py did not finish", file=sys.stderr)
+        return {}
+    if out.returncode != 0:
+        print(f"floor: bench/floor.py exited with {out.returncode}:\n{out.stderr[-2000:]}", file=sys.stderr)
+    return dict(line.split(": ", 1) for line in out.stdout.splitlines() if ": " in line)
 
 
 def _terminated(signum, frame) -> None:
@@ -819,6 +1142,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="scale-out: workers sharing the shards")
     parser.add_argument("--redis-db", type=int, default=7, help="scale-out: the Redis database (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the server's database (SQLite) and logs")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="do not run bench/floor.py (same tables, rate and seconds) after the live run")
     args = parser.parse_args()
     shards = args.shards or (args.workers if args.scale_out else 1)
     if args.workers < 1 or shards < 1:
@@ -874,6 +1199,7 @@ def main() -> None:
                 print(f"kept: {tmp}", file=sys.stderr)
             else:
                 shutil.rmtree(tmp, ignore_errors=True)
+    floor = {} if args.no_floor else run_floor(args.tables, args.seconds, args.rate, args.seed)
 
     print(f"mode: {'scale-out' if args.scale_out else 'embedded'}")
     print(f"server_processes: {len(servers.pids)}")
@@ -886,6 +1212,9 @@ def main() -> None:
     print(f"spectators: {args.tables}")
     print(f"intents_sent: {stats.sent}")
     print(f"intents_acknowledged: {len(stats.latencies)}")
+    print(f"intents_without_effect: {stats.without_effect}")
+    print(f"intents_harmless: {sum(bot.harmless for bot in stats.bots)}")
+    print(f"intents_skipped: {stats.skipped}")
     print(f"error_replies: {stats.errors.total()}")
     for code, count in sorted(stats.errors.items()):
         print(f"error_replies_{code}: {count}")
@@ -898,6 +1227,8 @@ def main() -> None:
     if stats.start_errors:
         print(f"start_errors: {len(stats.start_errors)} ({stats.start_errors[0]})")
     print(f"sockets_connected: {stats.connected} (retries {stats.connect_retries}, {stats.connect_s:.1f} s)")
+    if stats.dropped:
+        print(f"sockets_dropped: {len(stats.dropped)} ({stats.dropped[0]})")
     print(f"games_start_s: {stats.start_s:.1f}")
     print(f"tables_running_at_window_start: {stats.tables_running_at_window}")
     print(f"window_s: {stats.window_s:.1f}")
@@ -916,12 +1247,18 @@ def main() -> None:
     if stats.loop_lags:
         print(f"client_loop_lag_p50_ms: {percentile(stats.loop_lags, 0.50):.2f}")
         print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
+    print(f"spectator_timeouts: {len(stats.spectator_timeouts)}")
+    if floor:
+        print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
+        print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")
     print(f"tables: {args.tables}")
-    if stats.latencies:
-        print(f"p50_ms: {percentile(stats.latencies, 0.50):.2f}")
-        print(f"p99_ms: {percentile(stats.latencies, 0.99):.2f}")
-    else:
-        print("p50_ms: nan\np99_ms: nan")
+    print(f"p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")
+    print(f"p99_ms: {percentile(stats.latencies.ms, 0.99):.2f}")
+    print(f"spectator_p50_ms: {percentile(stats.spectator_latencies.ms, 0.50):.2f}")
+    print(f"spectator_p99_ms: {percentile(stats.spectator_latencies.ms, 0.99):.2f}")
+    print(f"timeouts: {len(stats.timeouts)}")
+    if not args.no_floor:
+        print(f"floor_p99_ms: {floor.get('p99_ms', 'nan')}")
     print(f"bytes_per_update_median: {statistics.median(stats.update_bytes):.0f}" if stats.update_bytes
           else "bytes_per_update_median: nan")
     if stats.window_s > 0 and args.tables:

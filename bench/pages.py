@@ -7,7 +7,7 @@ Starts one Daphne process on the embedded default (SQLite in a temporary file, t
 in-memory channel layer, DEBUG off, static files collected into a temporary
 STATIC_ROOT, the environment of ``bench/live.py``) with N open TetriWar tables of
 four seats, two of them taken. C visitors, each one keep-alive HTTP/1.1 connection
-over loopback, loop GET requests back to back for S seconds (after W seconds of
+over loopback from an address of its own (127.0.<1 + i // 250>.<1 + i % 250>), loop GET requests back to back for S seconds (after W seconds of
 warm-up that are not counted), which measures how many the server can answer; with
 ``--rate R`` they offer R requests a second in all instead (Poisson arrivals, R/C per
 visitor), which measures the latency at that load: 30 % ``/lobby/`` and 70 %
@@ -47,6 +47,7 @@ import asyncio  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
 import resource  # noqa: E402
+import secrets  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
 import statistics  # noqa: E402
@@ -69,6 +70,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+SECRET_KEY = "bench-" + secrets.token_urlsafe(48)  # one a run: the sessions written before the
+# server starts are signed with it
+
+
 def server_env(db_path: str, port: int) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
@@ -76,7 +81,7 @@ def server_env(db_path: str, port: int) -> dict[str, str]:
         SQLITE_NAME=db_path,
         STATIC_ROOT=os.path.join(os.path.dirname(db_path), "static"),
         DEBUG="false",
-        SECRET_KEY="bench-" + "x" * 60,
+        SECRET_KEY=SECRET_KEY,
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="false",
         LOG_LEVEL="WARNING",
@@ -93,7 +98,7 @@ def prepare(tables: int, db_path: str, port: int) -> tuple[list[int], list[str]]
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
@@ -105,11 +110,16 @@ def prepare(tables: int, db_path: str, port: int) -> tuple[list[int], list[str]]
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
 
+    # The backend a log-in through the site names in the session (django-axes' backend,
+    # listed first, only checks log-ins): the settings' SESSION_AUTH_BACKEND, if any.
+    backend = getattr(settings, "SESSION_AUTH_BACKEND", "") or next(
+        path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user"))
+
     def login(name: str) -> tuple[User, str]:
         user = User.objects.create_user(name, password="bench-pass-123")
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[BACKEND_SESSION_KEY] = backend
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         return user, f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
@@ -173,7 +183,14 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bytes
     return status, head, body, CLOSE.search(head) is not None
 
 
-async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: float = 0.0) -> None:
+def source_address(visitor: int) -> str:
+    """Visitor ``visitor``'s own loopback address (as bench/live.py gives each table
+    one): the server's per-address limits see people, not one machine."""
+    return f"127.0.{1 + visitor // 250}.{1 + visitor % 250}"
+
+
+async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: float = 0.0,
+                  address: str = "127.0.0.1") -> None:
     """Requests back to back (closed loop); or, with ``rate``, at Poisson arrivals of
     that many a second, each timed from when it was due, so that a slow answer also
     counts against the requests it held up (open loop, as wrk2 does)."""
@@ -202,7 +219,8 @@ async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: fl
         recording = stats.recording
         try:
             if conn is None:
-                conn = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), TIMEOUT)
+                conn = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0)), TIMEOUT)
             reader, writer = conn
             started = due if rate else time.perf_counter()
             due += rng.expovariate(rate) if rate else 0.0
@@ -256,7 +274,8 @@ async def drive(port, tables, cookies, concurrency, seconds, warmup, seed, serve
         kind = "anon" if i % 2 == 0 else "user"
         cookie = logged_in[(i // 2) % len(logged_in)] if kind == "user" else None
         tasks.append(asyncio.create_task(
-            visitor(port, cookie, kind, tables, random.Random(rng.random()), until, stats, rate / concurrency)))
+            visitor(port, cookie, kind, tables, random.Random(rng.random()), until, stats, rate / concurrency,
+                    source_address(i))))
     await asyncio.sleep(warmup)
     stats.recording = True
     t0, server0, client0 = time.perf_counter(), cpu_seconds(server_pid), client_cpu_seconds()
