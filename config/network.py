@@ -154,8 +154,12 @@ class SameOriginValidator:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket" and not origin_allowed(scope):
-            message = await receive()
-            if message["type"] == "websocket.connect":
-                await send({"type": "websocket.close"})
-            return None
+            return await refuse_handshake(receive, send)
         return await self.inner(scope, receive, send)
+
+
+async def refuse_handshake(receive, send) -> None:
+    """Refuse a WebSocket before accepting it: Daphne answers HTTP 403."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})

@@ -97,13 +97,13 @@ def decoder(frames: tuple[type[Frame], ...]) -> msgspec.json.Decoder:
     return msgspec.json.Decoder(union)
 
 
-def decode(text: str | bytes, frames: tuple[type[Frame], ...]) -> Frame:
+def decode(text: str, frames: tuple[type[Frame], ...]) -> Frame:
     """The frame in ``text`` as one of the types ``frames``, or a ``FrameError`` with
     a code and a message. With no types, every frame is refused (``READ_ONLY``).
 
     Our frames are flat objects: one ``{``, no ``[``. Anything nested is refused on
     that count alone (a scan in C), so no frame makes the parser recurse."""
-    if text.count("{" if isinstance(text, str) else b"{") != 1 or ("[" if isinstance(text, str) else b"[") in text:
+    if text.count("{") != 1 or "[" in text:
         raise _refuse("BAD_FRAME", 'A frame is one flat JSON object, such as {"intent": "left", "seq": 1}.')
     try:
         frame = decoder(frames).decode(text)
@@ -116,7 +116,7 @@ def decode(text: str | bytes, frames: tuple[type[Frame], ...]) -> Frame:
             raise _refuse("UNKNOWN_INTENT", f"Unknown intent ({detail}).") from None
         code = f"BAD_{name.upper()}" if name and name != "intent" else "BAD_FRAME"
         raise _refuse(code, f"Malformed frame: {detail}.") from None
-    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
+    except (msgspec.DecodeError, RecursionError):
         raise _refuse("BAD_FRAME", 'Malformed frame: expected JSON such as {"intent": "left", "seq": 1}.') from None
     if not frames:
         raise _refuse("READ_ONLY", "This page only listens; use the buttons.")
@@ -129,7 +129,7 @@ _FIELD = re.compile(r"(?:at `\$\.|field `)(\w+)`")
 _last_logged = [0.0, 0]  # when an unknown intent was last logged, and how many since
 
 
-def _log_unknown(text: str | bytes) -> None:
+def _log_unknown(text: str) -> None:
     """Log unknown intents, at most once a second: a client repeating one cannot
     flood the log, and the count says how many there were."""
     now = time.monotonic()

@@ -47,7 +47,7 @@ from typing import Any
 
 from django.conf import settings
 
-from config.network import scope_client_address
+from config.network import refuse_handshake, scope_client_address
 from games.wire import error_fragment
 
 log = logging.getLogger(__name__)
@@ -264,7 +264,7 @@ class EdgeMiddleware:
         key = address_key(address)
         refusal = edge.admit(key)
         if refusal is not None:
-            return await refuse(receive, send)
+            return await refuse_handshake(receive, send)
         budget = SocketBudget(send, key)
         inbox = Inbox(limit=INBOX_BURSTS * settings.WS_FRAME_BURST)
         pump = asyncio.ensure_future(_pump(receive, inbox, budget))
@@ -273,13 +273,6 @@ class EdgeMiddleware:
         finally:
             pump.cancel()
             edge.release(key)
-
-
-async def refuse(receive: Receive, send: Send) -> None:
-    """Refuse a handshake: before accepting, a close is an HTTP 403."""
-    message = await receive()
-    if message["type"] == "websocket.connect":
-        await send({"type": "websocket.close"})
 
 
 async def _pump(receive: Receive, inbox: Inbox, budget: SocketBudget) -> None:

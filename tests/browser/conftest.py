@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, need_chromium
+from tests.needs import CHROMIUM, need_chromium
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 # Assertions wait for the live page up to this long: a loaded 2-core CI machine

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 import websockets
 
+from tests.needs import port_open
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SETUP = """
@@ -35,14 +37,6 @@ Watcher.objects.create(table=table, channel_name="specific.gone!1", server="a-ki
 Watcher.objects.create(table=table, channel_name="specific.gone!2", server="")
 print(table.pk, spare.pk)
 """
-
-
-def port_open(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def free_port() -> int:

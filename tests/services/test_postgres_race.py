@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need, port_open
+from tests.needs import need, port_open
 
 pytestmark = pytest.mark.services
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from config.layers import PubSubChannelLayer
-from conftest import need, port_open
+from tests.needs import need, port_open
 
 REDIS_URL = "redis://127.0.0.1:6379/12"  # a Redis database of this test's own
 
