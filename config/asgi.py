@@ -30,12 +30,13 @@ from games.host import GameHostConsumer  # noqa: E402
 from games.live import preload  # noqa: E402
 from games.shards import HOST_CHANNEL_PREFIX  # noqa: E402
 from lobby import presence  # noqa: E402
-from lobby.edge import EdgeMiddleware  # noqa: E402
+from lobby.edge import EdgeMiddleware, RequestBudgetMiddleware  # noqa: E402
 from lobby.ws import ServerSendMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Requests over their address's budget are answered 429 before Django (lobby/edge.py).
+        "http": RequestBudgetMiddleware(django_asgi_app),
         # Outside in: the page's origin, then what this client may cost (lobby/edge.py),
         # both before the session is read; then who is speaking, then the consumer.
         "websocket": ServerSendMiddleware(

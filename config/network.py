@@ -14,6 +14,7 @@ nothing but the proxy can reach (the README shows both set-ups).
 from __future__ import annotations
 
 import ipaddress
+import time
 from collections.abc import Iterable
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -54,6 +55,80 @@ def client_address(peer: str | None, forwarded_for: Iterable[str] = ()) -> str |
             except ValueError:
                 return peer  # a forged or garbled chain: the proxy itself is all we know
     return peer
+
+
+def address_key(address: str | None) -> str:
+    """The unit an address limit counts: an IPv4 address, or an IPv6 /64."""
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class ConnectionGate:
+    """Addresses whose new TCP connections are closed as they are accepted.
+
+    An address that the edge has just refused for its rate (lobby/edge.py: new
+    sockets a minute, a flood's cool-off, page requests) would otherwise go on
+    costing the server an HTTP parse, a WebSocket handshake and a refusal for every
+    connection it opens: a few milliseconds each, paid by every table of the
+    process. Until its time is up, its connections are closed before a byte of them
+    is read (config/transport.py), for some microseconds each.
+
+    Only the socket's peer can be gated: behind a proxy (``TRUSTED_PROXIES``) the
+    peer is the proxy, so a trusted peer is never gated, and the edge's own limits
+    (which read ``X-Forwarded-For``) still hold there."""
+
+    SWEEP_AT = 4096  # entries before the expired ones are dropped
+
+    def __init__(self) -> None:
+        self.shut: dict[str, float] = {}  # address key -> monotonic time it opens again
+        self.closed = 0  # connections closed as accepted
+
+    def close_until(self, key: str, until: float) -> None:
+        if len(self.shut) >= self.SWEEP_AT:
+            now = time.monotonic()
+            self.shut = {k: t for k, t in self.shut.items() if t > now}
+        if until > self.shut.get(key, 0.0):
+            self.shut[key] = until
+
+    def shut_for(self, peer: str | None) -> float:
+        """Seconds before a connection from ``peer`` (the socket's, not a header's)
+        may be read; 0 when it may be read now."""
+        if not self.shut or not peer:
+            return 0.0
+        key = address_key(peer)
+        until = self.shut.get(key)
+        if until is None:
+            return 0.0
+        left = until - time.monotonic()
+        if left <= 0:
+            del self.shut[key]
+            return 0.0
+        networks = _networks(tuple(settings.TRUSTED_PROXIES))
+        if networks and _trusted(peer, networks):
+            return 0.0
+        return left
+
+    def admits(self, peer: str | None) -> bool:
+        """Whether a connection from ``peer`` may be read; counts those that may not."""
+        if self.shut_for(peer):
+            self.closed += 1
+            return False
+        return True
+
+    def clear(self) -> None:
+        self.__init__()
+
+
+gate = ConnectionGate()
 
 
 def scope_client_address(scope: dict) -> str | None:

@@ -261,8 +261,15 @@ WS_NEW_SOCKETS_PER_MINUTE = env_int("WS_NEW_SOCKETS_PER_MINUTE", 60)
 WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
 # Page requests run on at most this many threads, each with its database connection.
 REQUEST_THREADS = env_int("REQUEST_THREADS", 8)
+# HTTP requests per client address (pages, forms and static files alike): a page
+# and its assets are about ten; over the budget the answer is 429, and the address's
+# next connections are not read for HTTP_COOLOFF_SECONDS (config/network.py).
+HTTP_REQUESTS_PER_SECOND = env_int("HTTP_REQUESTS_PER_SECOND", 20)
+HTTP_REQUEST_BURST = env_int("HTTP_REQUEST_BURST", 120)
+HTTP_COOLOFF_SECONDS = env_int("HTTP_COOLOFF_SECONDS", 10)  # an address over its budget waits this long
 for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_FLOOD_COOLOFF_SECONDS", "WS_MAX_FRAME_BYTES", "WS_MAX_MESSAGE_BYTES",
-              "WS_MAX_SOCKETS_PER_ADDRESS", "WS_NEW_SOCKETS_PER_MINUTE", "WS_MAX_UNSENT_BYTES", "REQUEST_THREADS"):
+              "WS_MAX_SOCKETS_PER_ADDRESS", "WS_NEW_SOCKETS_PER_MINUTE", "WS_MAX_UNSENT_BYTES", "REQUEST_THREADS",
+              "HTTP_REQUESTS_PER_SECOND", "HTTP_REQUEST_BURST", "HTTP_COOLOFF_SECONDS"):
     if globals()[_name] < 1:
         raise EnvError(f"{_name} must be at least 1")
 

@@ -30,20 +30,46 @@ Two bounds on what one WebSocket client can make the server hold:
   is made, and autobahn drops a connection whose message grows past it. Smaller
   frames over ``WS_MAX_FRAME_BYTES`` get an error frame at the edge (lobby/edge.py).
 
-These read Twisted's buffer attributes and subclass Daphne's protocol. ``check()``
+One frame for a whole table:
+
+- **Broadcasts are framed once.** Every socket of a table receives the same
+  fragments. autobahn's public broadcast API (``PreparedMessage``, sent with
+  ``sendPreparedMessage``) builds a frame's bytes once for all its sockets, where
+  Daphne's ``websocket.send`` encodes and frames the text again for each. A
+  ``websocket.send`` message may carry, beside its ``text``, the ``prepared``
+  message for it (``prepared_text``); this protocol sends that, and any other
+  server, or a test's communicator, sends the ``text`` as usual.
+
+- **Shut addresses cost next to nothing.** ``GatedHTTPFactory`` closes a connection
+  from an address that the edge has shut for a while (config/network.py) as it is
+  accepted: no HTTP parse, no handshake, no refusal to write.
+
+These read Twisted's buffer attributes, subclass Daphne's protocol and factory, and
+set the factory Daphne's server builds. ``check()``
 runs before ``install()`` and fails loudly at start-up if those libraries changed
 under us (tests/live/test_transport.py holds it to that).
 """
 
 from __future__ import annotations
 
+import inspect
+import re
+
+import daphne.server
+from autobahn.websocket.protocol import PreparedMessage
+from autobahn.websocket.protocol import WebSocketProtocol as AutobahnProtocol
+from daphne.http_protocol import HTTPFactory
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from django.conf import settings
 from twisted.internet import abstract, tcp
 
+from config.network import gate
+
 # What this module relies on, beyond the libraries' documented interfaces.
 TWISTED_BUFFER_ATTRIBUTES = ("dataBuffer", "offset", "_tempDataBuffer", "_tempDataLen", "_writeDisconnected")
 AUTOBAHN_OPTIONS = ("maxFramePayloadSize", "maxMessagePayloadSize")
+# set on every connection by autobahn's _connectionMade: read by the prepared send
+AUTOBAHN_SEND_STATE = ("send_queue", "_perMessageCompress")
 
 
 class ImmediateWriteServer(tcp.Server):
@@ -89,6 +115,56 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
             self.transport.max_unsent = settings.WS_MAX_UNSENT_BYTES
 
 
+    def handle_reply(self, message) -> None:
+        prepared = message.get("prepared")
+        if prepared is not None and message["type"] == "websocket.send" and self.state == self.STATE_OPEN:
+            if self.send_queue or self._perMessageCompress is not None:
+                self.sendPreparedMessage(prepared)
+            else:
+                # what sendPreparedMessage does here, less sendData's debug line, whose
+                # arguments autobahn formats for every frame even when nothing logs it
+                self.transport.write(prepared.payloadHybi)
+            return
+        super().handle_reply(message)
+        if message.get("stop_reading") and message["type"] == "websocket.close":
+            # A socket closed for flooding: what it sends until autobahn's close
+            # handshake times out (a second) is not even read.
+            self.transport.pauseProducing()
+
+
+class PreparedText:
+    """The frame of the text last broadcast, built once for all the sockets it goes to.
+
+    A group send hands the same string object to each member in turn, so the one
+    entry held here serves every socket of a table but the first."""
+
+    __slots__ = ("text", "prepared")
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+        self.prepared: PreparedMessage | None = None
+
+    def __call__(self, text: str) -> PreparedMessage:
+        if text is not self.text:
+            self.prepared = PreparedMessage(text.encode(), isBinary=False, applyMask=False, doNotCompress=True)
+            self.text = text
+        return self.prepared
+
+
+prepared_text = PreparedText()
+
+
+class GatedHTTPFactory(HTTPFactory):
+    """Daphne's factory, closing a connection from an address shut at the gate
+    (config/network.py) as it is accepted: Twisted closes the socket when a factory
+    builds no protocol for it, before anything of it is read."""
+
+    def buildProtocol(self, addr):
+        if not gate.admits(getattr(addr, "host", None)):
+            return None
+        return super().buildProtocol(addr)
+
+
 class LibraryChanged(RuntimeError):
     """Twisted, autobahn or Daphne no longer look the way this module relies on."""
 
@@ -105,6 +181,20 @@ def check() -> None:
     missing = [name for name in AUTOBAHN_OPTIONS if name not in options]
     if missing:
         raise LibraryChanged(f"autobahn has no protocol option {', '.join(missing)}: review config/transport.py")
+    if not callable(getattr(WebSocketProtocol, "sendPreparedMessage", None)) or not hasattr(
+        PreparedMessage(b"", isBinary=False, applyMask=False, doNotCompress=True), "payloadHybi"
+    ):
+        raise LibraryChanged("autobahn's broadcast API (PreparedMessage) changed: review config/transport.py")
+    made = set(re.findall(r"self\.(\w+) = ", inspect.getsource(AutobahnProtocol._connectionMade)))
+    missing = [name for name in AUTOBAHN_SEND_STATE if name not in made]
+    if missing:
+        raise LibraryChanged(f"autobahn's protocol has no {', '.join(missing)}: review config/transport.py")
+    if daphne.server.HTTPFactory not in (HTTPFactory, GatedHTTPFactory) or "HTTPFactory(self)" not in inspect.getsource(
+        daphne.server.Server.run
+    ):
+        raise LibraryChanged("Daphne's server no longer builds its HTTPFactory in run(): review config/transport.py")
+    if "factory.buildProtocol" not in inspect.getsource(tcp.Port.doRead):
+        raise LibraryChanged("Twisted's Port no longer asks its factory for each connection: review config/transport.py")
     if not issubclass(WebSocketFactory.protocol, WebSocketProtocol):
         raise LibraryChanged("Daphne's WebSocketFactory no longer builds its WebSocketProtocol")
 
@@ -118,7 +208,9 @@ class _NoReactor:
 
 def install() -> None:
     """Check the libraries, then make every TCP port of this process accept
-    connections as ImmediateWriteServer, and every WebSocket bounded."""
+    connections as ImmediateWriteServer, every WebSocket bounded, and Daphne's
+    server build the gated factory."""
     check()
     tcp.Port.transport = ImmediateWriteServer
     WebSocketFactory.protocol = BoundedWebSocketProtocol
+    daphne.server.HTTPFactory = GatedHTTPFactory

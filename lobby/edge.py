@@ -38,7 +38,6 @@ sockets over few processes (or carry its own per-address limit).
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import time
 from collections import deque
@@ -47,7 +46,7 @@ from typing import Any
 
 from django.conf import settings
 
-from config.network import refuse_handshake, scope_client_address
+from config.network import address_key, gate, refuse_handshake, scope_client_address
 from games.wire import error_fragment
 
 log = logging.getLogger(__name__)
@@ -55,6 +54,7 @@ log = logging.getLogger(__name__)
 CLOSE_OVER_BUDGET = 4008  # as 1008, "policy violation", in the application's range
 COST_BYTES = 512  # a frame costs one token, plus one per this many bytes
 SWEEP_SECONDS = 60.0  # idle books are forgotten this often
+RATE_SHUT_SECONDS = 5.0  # an address over its new sockets is shut at the gate this long at least
 INBOX_BURSTS = 4  # frames that passed the budget may wait this many bursts for the consumer
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -85,29 +85,20 @@ class TokenBucket:
     def full(self) -> bool:
         return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
 
+    def wait(self, cost: float = 1.0) -> float:
+        """Seconds until ``cost`` could be taken (as of the last take)."""
+        return max(0.0, (cost - self.tokens) / self.rate)
+
 
 class Address:
-    __slots__ = ("open", "new", "cool_until")
+    __slots__ = ("open", "new", "requests", "cool_until")
 
-    def __init__(self, per_minute: int) -> None:
+    def __init__(self) -> None:
         self.open = 0
+        per_minute = settings.WS_NEW_SOCKETS_PER_MINUTE
         self.new = TokenBucket(per_minute / 60.0, per_minute)
+        self.requests = TokenBucket(settings.HTTP_REQUESTS_PER_SECOND, settings.HTTP_REQUEST_BURST)
         self.cool_until = 0.0  # after a flood from here, no new socket before this
-
-
-def address_key(address: str | None) -> str:
-    """The unit an address limit counts: an IPv4 address, or an IPv6 /64."""
-    if not address:
-        return "unknown"
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
 
 
 class Edge:
@@ -118,32 +109,55 @@ class Edge:
         self.addresses: dict[str, Address] = {}
         self.players: dict[str, TokenBucket] = {}
         self.refused: dict[str, int] = {
-            "address_open": 0, "address_rate": 0, "address_cooling": 0, "over_budget": 0, "busy": 0,
+            "address_open": 0, "address_rate": 0, "address_cooling": 0, "address_requests": 0, "over_budget": 0,
+            "busy": 0,
         }
         self.next_sweep = time.monotonic() + SWEEP_SECONDS
 
     def clear(self) -> None:
         """Forget every book (tests start from a fresh process's state)."""
         self.__init__()
+        gate.clear()
 
     # --- addresses ----------------------------------------------------------------
-    def admit(self, key: str) -> str | None:
-        """Count a new socket from ``key``; the reason it is refused, or None."""
+    def book(self, key: str) -> Address:
         self.sweep()
         book = self.addresses.get(key)
         if book is None:
-            book = self.addresses[key] = Address(settings.WS_NEW_SOCKETS_PER_MINUTE)
-        if book.cool_until > time.monotonic():
+            book = self.addresses[key] = Address()
+        return book
+
+    def admit(self, key: str) -> str | None:
+        """Count a new socket from ``key``; the reason it is refused, or None.
+
+        Refused for its rate (new sockets, or a flood's cool-off), the address is also
+        shut at the gate until it may open a socket again (config/network.py): the
+        connections it keeps opening meanwhile cost the server next to nothing."""
+        book = self.book(key)
+        now = time.monotonic()
+        if book.cool_until > now:
             self.refused["address_cooling"] += 1
+            gate.close_until(key, book.cool_until)
             return "address_cooling"
         if book.open >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
             self.refused["address_open"] += 1
             return "address_open"
         if not book.new.take():
             self.refused["address_rate"] += 1
+            gate.close_until(key, now + max(book.new.wait(), RATE_SHUT_SECONDS))
             return "address_rate"
         book.open += 1
         return None
+
+    def admit_request(self, key: str) -> bool:
+        """Count an HTTP request from ``key``; False (and the address shut at the gate
+        for ``HTTP_COOLOFF_SECONDS``) when it is over its budget."""
+        book = self.book(key)
+        if book.requests.take():
+            return True
+        self.refused["address_requests"] += 1
+        gate.close_until(key, time.monotonic() + settings.HTTP_COOLOFF_SECONDS)
+        return False
 
     def release(self, key: str) -> None:
         book = self.addresses.get(key)
@@ -173,7 +187,8 @@ class Edge:
             return
         self.next_sweep = now + SWEEP_SECONDS
         self.addresses = {
-            k: b for k, b in self.addresses.items() if b.open > 0 or not b.new.full() or b.cool_until > now
+            k: b for k, b in self.addresses.items()
+            if b.open > 0 or not b.new.full() or not b.requests.full() or b.cool_until > now
         }
         self.players = {k: b for k, b in self.players.items() if not b.full()}
 
@@ -248,7 +263,9 @@ class SocketBudget:
         message = "Too many messages: this connection is closed. Reload the page to carry on."
         try:
             await self.send({"type": "websocket.send", "text": error_fragment(message, "FLOOD")})
-            await self.send({"type": "websocket.close", "code": CLOSE_OVER_BUDGET})
+            # and nothing more of it is read (config/transport.py): whatever it has
+            # sent meanwhile is not parsed, frame by frame, only to be dropped
+            await self.send({"type": "websocket.close", "code": CLOSE_OVER_BUDGET, "stop_reading": True})
         except Exception:  # the connection is already gone: nothing left to close
             pass
 
@@ -273,6 +290,28 @@ class EdgeMiddleware:
         finally:
             pump.cancel()
             edge.release(key)
+
+
+class RequestBudgetMiddleware:
+    """HTTP requests per client address: over ``HTTP_REQUESTS_PER_SECOND`` (bursts of
+    ``HTTP_REQUEST_BURST``) a request is answered 429 here, before Django or a
+    request thread sees it, and the address is shut at the gate (config/network.py)
+    for ``HTTP_COOLOFF_SECONDS``."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive: Receive, send: Send):
+        if scope["type"] == "http" and not edge.admit_request(address_key(scope_client_address(scope))):
+            await send({"type": "http.response.start", "status": 429, "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"1"), (b"connection", b"close"),
+            ]})
+            await send({"type": "http.response.body", "body": TOO_MANY_REQUESTS})
+            return None
+        return await self.inner(scope, receive, send)
+
+
+TOO_MANY_REQUESTS = b"Too many requests from your address: wait a moment, then reload the page.\n"
 
 
 async def _pump(receive: Receive, inbox: Inbox, budget: SocketBudget) -> None:

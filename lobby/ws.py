@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import SESSION_KEY
 
 from accounts.identity import PlayerRef, player_from_scope
+from config.transport import prepared_text
 from games import wire
 from games.wire import FrameError, error_fragment
 from lobby.broadcast import identity_key, user_group
@@ -169,8 +170,9 @@ class SiteConsumer(AsyncWebsocketConsumer):
         await self.relay(event["html"])
 
     async def relay(self, html: str) -> None:
-        """Pass a fragment rendered elsewhere on to this socket, as it is."""
-        await self.server_send({"type": "websocket.send", "text": html})
+        """Pass a fragment rendered elsewhere on to this socket, as it is (framed once
+        for all the sockets it goes to, where the server can send a prepared frame)."""
+        await self.server_send({"type": "websocket.send", "text": html, "prepared": prepared_text(html)})
 
     async def send_error(self, message: str, code: str = "") -> None:
         await self.send(text_data=error_fragment(message, code))

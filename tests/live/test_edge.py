@@ -142,7 +142,7 @@ async def test_a_players_sockets_share_one_budget(db, host, settings):
         outputs = []
         while not await ws.receive_nothing(timeout=0.3):
             outputs.append(await ws.receive_output())
-        closed += any(o == {"type": "websocket.close", "code": 4008} for o in outputs)
+        closed += any(o == {"type": "websocket.close", "code": 4008, "stop_reading": True} for o in outputs)
     assert closed >= 1
 
 

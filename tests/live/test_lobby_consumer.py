@@ -105,7 +105,7 @@ async def test_a_socket_over_its_budget_gets_one_flood_error_and_is_closed_with_
     codes = [o["text"].split('data-code="')[1].split('"')[0] for o in outputs if o["type"] == "websocket.send"]
     assert codes.count("FLOOD") == 1 and codes[-1] == "FLOOD"
     assert codes.count("READ_ONLY") <= settings.WS_FRAME_BURST + 5  # the burst, plus refill while sending
-    assert outputs[-1] == {"type": "websocket.close", "code": 4008}
+    assert outputs[-1] == {"type": "websocket.close", "code": 4008, "stop_reading": True}
     # The other socket of the same (anonymous) address is untouched.
     await other.send_to(text_data="not json")
     assert "BAD_FRAME" in await other.receive_from(timeout=2)

@@ -86,7 +86,10 @@ def database(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(database):
     """The site with its default budgets, on that database."""
-    env = {**database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "1"}
+    env = {
+        **database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "1",
+        "HTTP_REQUESTS_PER_SECOND": "2", "HTTP_REQUEST_BURST": "10", "HTTP_COOLOFF_SECONDS": "1",
+    }
     for port in daphne(env, database["tmp"] / "daphne.log"):
         yield {**database, "port": port}
 
@@ -116,8 +119,8 @@ def origin(server) -> str:
     return f"http://127.0.0.1:{server['port']}"
 
 
-async def _flood(server):
-    async with websockets.connect(socket_url(server), origin=origin(server)) as ws:
+async def _flood(server, address: str = "127.0.0.1"):
+    async with websockets.connect(socket_url(server), origin=origin(server), local_addr=(address, 0)) as ws:
         started = time.time()
         try:
             for n in range(100_000):
@@ -130,12 +133,53 @@ async def _flood(server):
         return ws.close_code, time.time() - started
 
 
-async def _connects(server) -> bool:
+async def _connects(server, address: str = "127.0.0.1") -> bool:
     try:
-        async with websockets.connect(socket_url(server), origin=origin(server)):
+        async with websockets.connect(socket_url(server), origin=origin(server), local_addr=(address, 0)):
             return True
     except websockets.InvalidStatus:
         return False
+
+
+def http_answer(server, address: str, path: str = "/") -> bytes:
+    """What the server answers a page request from ``address`` with: its status line,
+    or b"" when it closed the connection without answering."""
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=5, source_address=(address, 0)) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        try:
+            while b"\r\n" not in answer:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        except ConnectionResetError:
+            pass
+        return answer.split(b"\r\n", 1)[0]
+
+
+def test_an_address_refused_for_its_rate_is_closed_before_a_byte_is_read_until_it_may_connect(server):
+    flooder, neighbour = "127.0.0.3", "127.0.0.4"
+    code, _ = asyncio.run(_flood(server, flooder))
+    assert code == 4008
+    assert not asyncio.run(_connects(server, flooder))  # refused at the handshake (403): cooling off
+    # Until the cool-off ends, the flooder's connections are closed unread, with no
+    # answer at all; the neighbours' are answered as ever.
+    assert http_answer(server, flooder) == b""
+    assert http_answer(server, neighbour).startswith(b"HTTP/1.1 ")
+    time.sleep(1.1)
+    assert asyncio.run(_connects(server, flooder))
+
+
+def test_page_requests_over_an_addresss_budget_get_429_and_then_no_answer(server):
+    address = "127.0.0.5"
+    statuses = [http_answer(server, address, "/static/missing.txt") for _ in range(12)]
+    assert all(s.startswith(b"HTTP/1.1 ") and b" 429 " not in s for s in statuses[:10])  # the burst
+    assert b" 429 " in statuses[10]  # over it: answered before Django, once
+    assert statuses[11] == b""  # then closed unread for the cool-off (a second)
+    assert http_answer(server, "127.0.0.6", "/static/missing.txt").startswith(b"HTTP/1.1 ")
+    time.sleep(1.1)
+    assert http_answer(server, address, "/static/missing.txt").startswith(b"HTTP/1.1 404")
 
 
 def test_a_flooding_socket_is_closed_with_4008_within_a_second_and_its_address_cools_down(server):

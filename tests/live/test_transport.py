@@ -8,19 +8,25 @@ instead of run.
 
 from __future__ import annotations
 
+import inspect
 import socket
 
+import daphne.server
 import pytest
+from autobahn.websocket.protocol import WebSocketProtocol as AutobahnProtocol
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import abstract, tcp
 
 from config.transport import (
+    AUTOBAHN_SEND_STATE,
     TWISTED_BUFFER_ATTRIBUTES,
     BoundedWebSocketProtocol,
+    GatedHTTPFactory,
     ImmediateWriteServer,
     LibraryChanged,
     check,
     install,
+    prepared_text,
 )
 
 
@@ -146,13 +152,14 @@ def test_set_tcp_no_delay_is_what_turns_it_on():
 
 
 def test_install_makes_every_tcp_port_use_it():
-    before = tcp.Port.transport, WebSocketFactory.protocol
+    before = tcp.Port.transport, WebSocketFactory.protocol, daphne.server.HTTPFactory
     try:
         install()
         assert tcp.Port.transport is ImmediateWriteServer
         assert WebSocketFactory.protocol is BoundedWebSocketProtocol
+        assert daphne.server.HTTPFactory is GatedHTTPFactory
     finally:
-        tcp.Port.transport, WebSocketFactory.protocol = before
+        tcp.Port.transport, WebSocketFactory.protocol, daphne.server.HTTPFactory = before
 
 
 def test_a_websocket_that_does_not_read_is_dropped_past_its_unsent_bound(pair):
@@ -201,3 +208,59 @@ def test_the_check_fails_loudly_when_autobahn_drops_an_option(monkeypatch):
     monkeypatch.setattr(WebSocketProtocol, "CONFIG_ATTRS_COMMON", options)
     with pytest.raises(LibraryChanged):
         check()
+
+
+@pytest.mark.parametrize("name", AUTOBAHN_SEND_STATE)
+def test_the_check_fails_loudly_when_autobahn_no_longer_sets_what_a_prepared_send_reads(monkeypatch, name):
+    source = f"def _connectionMade(self):\n    self.other = None\n    # was: self.{name}\n"
+    namespace: dict = {}
+    exec(source, namespace)  # noqa: S102 (a stand-in method without that assignment)
+    monkeypatch.setattr(AutobahnProtocol, "_connectionMade", namespace["_connectionMade"])
+    monkeypatch.setattr(inspect, "getsource", lambda obj: source)  # exec'd code has no file to read
+    with pytest.raises(LibraryChanged):
+        check()
+
+
+def test_the_check_fails_loudly_when_daphne_builds_its_factory_elsewhere(monkeypatch):
+    monkeypatch.setattr(inspect, "getsource", lambda obj: "def run(self):\n    self.factory = make(self)\n")
+    with pytest.raises(LibraryChanged):
+        check()
+
+
+def test_a_broadcast_is_framed_once_as_the_text_frame_of_its_text():
+    text = "<div id=\"piece-1\">é</div>" * 10
+    prepared = prepared_text(text)
+    payload = text.encode()
+    assert prepared.payloadHybi == bytes([0x81, 126]) + len(payload).to_bytes(2, "big") + payload
+    assert prepared_text(text) is prepared  # the next socket of the table: the same frame
+    assert prepared_text("<p>other</p>") is not prepared
+
+
+def test_a_prepared_broadcast_goes_out_as_those_bytes_and_the_text_elsewhere(pair):
+    server, client = pair
+    protocol = BoundedWebSocketProtocol.__new__(BoundedWebSocketProtocol)
+    protocol.state = protocol.STATE_OPEN
+    protocol.send_queue = []
+    protocol._perMessageCompress = None
+    protocol.transport = nodelay(Recorded(server))
+    protocol.handle_reply({"type": "websocket.send", "text": "<p>hi</p>", "prepared": prepared_text("<p>hi</p>")})
+    assert received(client) == b"\x81\x09<p>hi</p>"
+
+
+def test_a_socket_closed_for_flooding_is_read_no_more(monkeypatch):
+    closes = []
+    monkeypatch.setattr(WebSocketProtocol, "handle_reply", lambda self, message: closes.append(message["code"]))
+
+    class Transport:
+        reading = True
+
+        def pauseProducing(self) -> None:
+            self.reading = False
+
+    protocol = BoundedWebSocketProtocol.__new__(BoundedWebSocketProtocol)
+    protocol.transport = Transport()
+    protocol.handle_reply({"type": "websocket.close", "code": 1000})
+    assert protocol.transport.reading  # an ordinary close waits for the client's answer
+    protocol.handle_reply({"type": "websocket.close", "code": 4008, "stop_reading": True})
+    assert closes == [1000, 4008]
+    assert not protocol.transport.reading
