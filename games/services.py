@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.models import ChipTransaction, User
 from accounts.services import ChipsError, chips_change
+from games.core.errors import Refusal
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
 from games.models import Game, GameLog, Participation
 from games.selectors import chips_in_pots
@@ -28,8 +29,11 @@ Reason = ChipTransaction.Reason
 SAME_IP_REASON = "Two players share an IP address: this game is not scored and stakes were returned."
 
 
-class StakeError(ValueError):
+class StakeError(Refusal):
     """A seated player can no longer pay the stake; the game does not start."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("NOT_ENOUGH_CHIPS", message)
 
 
 def _users_in_order(user_ids) -> list[User]:

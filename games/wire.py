@@ -25,7 +25,7 @@ from typing import Annotated, ClassVar
 import msgspec
 from django.utils.html import escape
 
-from games.core.protocol import IllegalIntent
+from games.core.errors import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def error_fragment(message: str, code: str) -> str:
     )
 
 
-class FrameError(IllegalIntent):
+class FrameError(Refusal):
     """A frame that is not one of the declared types."""
 
 

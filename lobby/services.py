@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.identity import PlayerRef
 from accounts.models import ModerationAction, User
+from games.core.errors import Refusal
 from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
@@ -26,11 +27,8 @@ from lobby.models import Seat, ServerBeat, Table, Watcher
 from lobby.selectors import is_host, start_problem
 
 
-class TableError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class TableError(Refusal):
+    """What a table will not do: seat someone twice, start unready, …"""
 
 
 def chips_reserved(user_id: int) -> int:
@@ -270,7 +268,7 @@ def table_start(*, table_id: int, player: PlayerRef | None) -> Table:
     try:
         game_create(table=table, seats=seats)  # takes the stakes into the pot
     except StakeError as err:
-        raise TableError("NOT_ENOUGH_CHIPS", str(err)) from None
+        raise TableError(err.code, err.message) from None
     broadcast.table_changed(table.pk)
     return table
 

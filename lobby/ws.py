@@ -19,7 +19,8 @@ from django.contrib.auth import SESSION_KEY
 from accounts.identity import PlayerRef, player_from_scope
 from config.transport import prepared_text
 from games import wire
-from games.wire import FrameError, error_fragment
+from games.core.errors import Refusal
+from games.wire import error_fragment
 from lobby.broadcast import identity_key, user_group
 
 # Close codes in the application range (4000–4999).
@@ -27,13 +28,9 @@ CLOSE_BANNED = 4003
 CLOSE_NOT_FOUND = 4404
 
 
-class ClientError(Exception):
-    """A frame that is refused: ``code`` for programs, ``message`` for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class ClientError(Refusal):
+    """A frame this socket refuses for who sent it or when (a spectator's key press,
+    another table's id), however well formed."""
 
 
 @database_sync_to_async
@@ -154,7 +151,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             await self.handle_text(text_data if text_data is not None else "")
-        except (ClientError, FrameError) as err:
+        except Refusal as err:
             await self.send_error(err.message, err.code)
 
     async def handle_text(self, text: str) -> None:

@@ -10,27 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
+from games.core.errors import IllegalIntent, InvalidOptions, Refusal
 
-class IllegalIntent(ValueError):
-    """An intent the engine refuses. ``code`` is short and stable (``"EMPTY_STORE"``)
-    for programs; the message is a sentence for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"IllegalIntent({self.code!r}, {self.message!r})"
-
-
-class InvalidOptions(ValueError):
-    """A table option outside its allowed values; ``field`` names the option."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+__all__ = ["Event", "IllegalIntent", "InvalidOptions", "OptionsMixin", "Refusal"]
 
 
 @dataclass(frozen=True, slots=True)
