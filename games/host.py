@@ -251,8 +251,8 @@ class LiveTable:
         from games import services
 
         self.done = True
-        outcome = self.live.outcome()
-        game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, outcome=outcome)
+        finished = self.live.finished_game()
+        game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
         await self.publish(self.live.render_results(game))
 
     async def abort(self, reason: str) -> None:

@@ -8,14 +8,27 @@ an engine intent, and which HTML fragments show what changed.
 from __future__ import annotations
 
 import random
+from dataclasses import asdict, dataclass
 from importlib import import_module
 from typing import Any, Protocol
 
 from django.template.loader import render_to_string
 
 from games.core.log import Rows
+from games.core.outcome import Outcome
 from games.core.protocol import IllegalIntent
 from games.wire import Frame
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What the services record of a finished game: its outcome, each seat's numbers
+    (score, lines, eliminations), the input log, and the seconds it lasted."""
+
+    outcome: Outcome
+    players: dict[int, dict[str, int]]
+    log: Rows | list
+    end: float
 
 
 class LiveGame(Protocol):
@@ -31,7 +44,7 @@ class LiveGame(Protocol):
     def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]: ...
     def has_left(self, seat: int) -> bool: ...
     def next_deadline(self) -> float | None: ...
-    def outcome(self) -> dict[str, Any]: ...
+    def finished_game(self) -> FinishedGame: ...
     def render_full(self, now: float, start_at: float) -> str: ...
     def render_events(self, events: list[Any]) -> str: ...
     def render_results(self, game: Any) -> str: ...
@@ -153,22 +166,15 @@ class LiveGameBase:
         """Score, lines and eliminations of a seat, as Participation stores them."""
         raise NotImplementedError
 
-    def outcome(self) -> dict[str, Any]:
+    def finished_game(self) -> FinishedGame:
         game = self.game
-        assert game is not None
-        return {
-            "standings": [
-                {
-                    "place": s.place, "seats": list(s.seats), "score": s.score,
-                    "lines": getattr(s, "lines", 0), "eliminations": getattr(s, "eliminations", 0),
-                    "shared": s.shared, "forfeited": s.forfeited,
-                }
-                for s in game.results()
-            ],
-            "players": {str(seat): self.player_stats(seat) for seat in self.seats},
-            "log": Rows(game.log, self.start),
-            "end": round(game.now - self.start, 4),
-        }
+        assert game is not None and game.finished
+        return FinishedGame(
+            outcome=game.outcome(),
+            players={seat: self.player_stats(seat) for seat in self.seats},
+            log=Rows(game.log, self.start),
+            end=round(game.now - self.start, 4),
+        )
 
     # --- the end --------------------------------------------------------------------
     def results_context(self) -> dict[str, Any]:
@@ -177,15 +183,19 @@ class LiveGameBase:
     def render_results(self, game_row: Any) -> str:
         by_seat = {p.seat: p for p in game_row.participations.all()} if game_row is not None else {}
         rows = []
-        for standing in self.outcome()["standings"]:
-            parts = [by_seat[seat] for seat in standing["seats"] if seat in by_seat]
+        outcome = self.game.outcome()
+        for standing in outcome.standings:
+            parts = [by_seat[seat] for seat in standing.seats if seat in by_seat]
             rows.append({
-                **standing,
-                "names": " + ".join(self.name(seat) for seat in standing["seats"]),
+                **asdict(standing),
+                "names": " + ".join(self.name(seat) for seat in standing.seats),
                 "points": sum(p.points for p in parts),
                 "chips": sum(p.chips_delta for p in parts),
             })
-        context = {"rows": rows, "game": game_row, "oob": True, **self.results_context()}
+        context = {
+            "rows": rows, "game": game_row, "termination": outcome.termination.words, "oob": True,
+            **self.results_context(),
+        }
         return render_to_string(self.TEMPLATE + "#results", context) + self._clock_over()
 
     @classmethod

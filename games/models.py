@@ -22,6 +22,8 @@ class Game(models.Model):
     scored = models.BooleanField(default=False)
     unscored_reason = models.CharField(max_length=200, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True)
+    # why it ended (games.core.outcome.Termination), once it has
+    termination = models.CharField(max_length=16, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

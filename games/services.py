@@ -19,7 +19,9 @@ from accounts import services as account_services
 from accounts.models import ChipTransaction, User
 from accounts.services import ChipsError, chips_change
 from games.core.errors import Refusal
+from games.core.outcome import Outcome, Termination
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
+from games.live import FinishedGame, live_game_class
 from games.models import Game, GameLog, Participation
 from games.selectors import chips_in_pots
 from lobby import broadcast
@@ -134,18 +136,18 @@ def _refund(game: Game, parts: list[Participation], why: str) -> None:
         p.chips_delta = 0
 
 
-def _settle(game: Game, parts: list[Participation], standings: list[dict[str, Any]]) -> None:
+def _settle(game: Game, parts: list[Participation], outcome: Outcome) -> None:
     """Points by place and the pot to the winners (RULES.md §6)."""
-    sides = len(standings)
+    sides = len(outcome.standings)
     by_seat = {p.seat: p for p in parts}
-    for standing in standings:
-        for seat in standing["seats"]:
+    for standing in outcome.standings:
+        for seat in standing.seats:
             p = by_seat[seat]
-            p.points = LEAVE_PENALTY if p.forfeited else place_points(standing["place"], sides)
+            p.points = LEAVE_PENALTY if p.forfeited else place_points(standing.place, sides)
             p.chips_delta = -game.stake if p.user_id is not None else 0
     # The pot goes to the side(s) ranked first; leavers rank last, so a leaver
     # wins only when every side left.
-    winners = [seat for s in standings if s["place"] == 1 for seat in s["seats"] if by_seat[seat].user_id]
+    winners = [seat for seat in outcome.winners if by_seat[seat].user_id]
     if game.pot and winners:
         users = {u.pk: u for u in _users_in_order(by_seat[s].user_id for s in winners)}
         for seat, chips in sorted(split_pot(game.pot, winners).items()):
@@ -156,22 +158,22 @@ def _settle(game: Game, parts: list[Participation], standings: list[dict[str, An
 
 
 @transaction.atomic
-def game_finish(*, game_id: int, outcome: dict[str, Any]) -> Game | None:
-    """Record a game's end: results, points, chips and the log, in one transaction.
+def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
+    """Record a game's end: its outcome, points, chips and the log, in one transaction.
     Returns the game, or None if it had already ended (nothing changes then)."""
     game = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.RUNNING).first()
     if game is None:
         return None
     parts = list(game.participations.all())
     by_seat = {p.seat: p for p in parts}
-    standings = outcome["standings"]
-    for standing in standings:
-        for seat in standing["seats"]:
+    outcome = finished.outcome
+    for standing in outcome.standings:
+        for seat in standing.seats:
             p = by_seat[seat]
-            stats = outcome["players"][str(seat)]
+            stats = finished.players[seat]
             p.score, p.lines, p.eliminations = stats["score"], stats["lines"], stats["eliminations"]
-            p.place = standing["place"]
-            p.forfeited = standing["forfeited"]
+            p.place = standing.place
+            p.forfeited = standing.forfeited
     if not game.stake:
         game.scored, game.unscored_reason = False, "A friendly game: no points or chips."
         for p in parts:
@@ -181,16 +183,17 @@ def game_finish(*, game_id: int, outcome: dict[str, Any]) -> Game | None:
         _refund(game, parts, "same IP address")
     else:
         game.scored = True
-        _settle(game, parts, standings)
+        _settle(game, parts, outcome)
     Participation.objects.bulk_update(
         parts, ["score", "lines", "eliminations", "place", "forfeited", "points", "chips_delta"]
     )
     GameLog.objects.filter(game=game).update(
-        entries=list(outcome["log"]), summary={"standings": standings, "end": outcome.get("end")}
+        entries=list(finished.log), summary={**outcome.to_dict(), "end": finished.end}
     )
     game.status = Game.Status.FINISHED
+    game.termination = outcome.termination.value
     game.ended_at = timezone.now()
-    game.save(update_fields=["status", "ended_at", "scored", "unscored_reason"])
+    game.save(update_fields=["status", "termination", "ended_at", "scored", "unscored_reason"])
     _reopen_table(game.table_id)
     # Results are rendered from async code next: load everything they show now.
     return Game.objects.prefetch_related("participations").get(pk=game.pk)
@@ -209,9 +212,10 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
     _refund(game, parts, "aborted")
     Participation.objects.bulk_update(parts, ["points", "chips_delta"])
     game.status = Game.Status.ABORTED
+    game.termination = Termination.ABORT.value
     game.abort_reason = reason[:200]
     game.ended_at = timezone.now()
-    game.save(update_fields=["status", "abort_reason", "ended_at"])
+    game.save(update_fields=["status", "termination", "abort_reason", "ended_at"])
     _reopen_table(game.table_id)
     if announce:
         transaction.on_commit(lambda: _announce_abort(game.kind, game.table_id, game.abort_reason))
@@ -221,8 +225,6 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
 def _announce_abort(kind: str, table_id: int, reason: str) -> None:
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
-
-    from games.live import live_game_class
 
     html = live_game_class(kind).render_aborted(reason)
     async_to_sync(get_channel_layer().group_send)(

@@ -7,12 +7,15 @@ nothing; a bad table option raises :class:`InvalidOptions`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from games.core.errors import IllegalIntent, InvalidOptions, Refusal
 
-__all__ = ["Event", "IllegalIntent", "InvalidOptions", "OptionsMixin", "Refusal"]
+__all__ = ["FORFEIT", "Event", "IllegalIntent", "InvalidOptions", "OptionsMixin", "Refusal", "Replayable"]
+
+FORFEIT = "forfeit"  # how a forfeit is written in every game's input log
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +46,33 @@ class OptionsMixin:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+class Replayable:
+    """For an engine whose every change is in its input log (``log``: entries
+    ``(time, seat, text)``): the game rebuilt from its seed, options and log.
+
+    The engine says how one entry is played again (``replay_entry``); the loop, the
+    start and the end are the same for every game."""
+
+    @classmethod
+    def replay(
+        cls,
+        options: Any,
+        seed: int | str,
+        seats: Iterable[int],
+        start: float,
+        log: Iterable[Sequence],
+        end: float | None = None,
+    ):
+        """Rebuild a game from its options, seed, seats, start time and log, and run
+        its clocks to ``end``."""
+        game = cls(options, seed, seats, start)
+        for t, seat, text in log:
+            game.replay_entry(t, seat, text)
+        if end is not None:
+            game.advance(end)
+        return game
+
+    def replay_entry(self, t: float, seat: int, text: str) -> None:
+        raise NotImplementedError

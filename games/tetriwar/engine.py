@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from games.core.log import InputLog
-from games.core.protocol import Event, IllegalIntent, InvalidOptions
+from games.core.outcome import Outcome, Standing, Termination, ranked
+from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, Replayable
 from games.core.rng import stream, weighted_choice
 from games.tetriwar import constants as C
 from games.tetriwar.events import (
@@ -59,29 +59,17 @@ __all__ = [
     "PlayerLeft",
     "PlayerView",
     "ScoreChanged",
+    "Outcome",
     "Standing",
     "StoreChanged",
+    "Termination",
     "field",
 ]
 
 INF = math.inf
-FORFEIT = "forfeit"  # how a forfeit is written in the log
 
 
-@dataclass(frozen=True)
-class Standing:
-    """One line of the results: a player, or a pair (``seats`` of both partners)."""
-
-    place: int  # 1 = first; shared places repeat (1, 1, 3)
-    seats: tuple[int, ...]
-    score: int
-    lines: int
-    eliminations: int
-    shared: bool
-    forfeited: bool
-
-
-class Game:
+class Game(Replayable):
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
@@ -99,6 +87,7 @@ class Game:
         self.end = now + options.minutes * 60
         self.now = now
         self.finished = False
+        self.termination: Termination | None = None
         self.log = InputLog()
         self._pending: list[Event] = []
         self.players: dict[int, Player] = {}
@@ -179,7 +168,7 @@ class Game:
         events.append(PlayerLeft(seat))
         self.log.append((now, seat, FORFEIT))
         if all(p.left for p in self._order):
-            self._finish(events)
+            self._finish(events, Termination.FORFEIT)
         self._due = self._compute_due()
         return events
 
@@ -190,26 +179,11 @@ class Game:
         self._due = self._compute_due()
         return self._due
 
-    @classmethod
-    def replay(
-        cls,
-        options: Options,
-        seed: int | str,
-        seats: Iterable[int],
-        start: float,
-        log: Iterable[Sequence],
-        end: float | None = None,
-    ) -> Game:
-        """Rebuild a game from its options, seed, seats, start time and log."""
-        game = cls(options, seed, seats, start)
-        for t, seat, text in log:
-            if text == FORFEIT:
-                game.forfeit(seat, t)
-            else:
-                game.apply(seat, intent(text), t)
-        if end is not None:
-            game.advance(end)
-        return game
+    def replay_entry(self, t: float, seat: int, text: str) -> None:
+        if text == FORFEIT:
+            self.forfeit(seat, t)
+        else:
+            self.apply(seat, intent(text), t)
 
     # --- results and views -------------------------------------------------------------
     def results(self) -> list[Standing]:
@@ -226,21 +200,17 @@ class Game:
             lines = sum(p.lines for p in members)
             eliminations = sum(p.eliminations for p in members)
             key = (1, -left_at) if left else (0, 0.0)
-            rows.append((key + (-score, eliminations, -lines), seats, score, lines, eliminations, left))
-        rows.sort(key=lambda row: row[0])
-        keys = [row[0] for row in rows]
-        return [
-            Standing(
-                place=keys.index(key) + 1,
-                seats=seats,
-                score=score,
-                lines=lines,
-                eliminations=eliminations,
-                shared=keys.count(key) > 1,
-                forfeited=left,
-            )
-            for key, seats, score, lines, eliminations, left in rows
-        ]
+            rows.append((
+                key + (-score, eliminations, -lines),
+                {"seats": seats, "score": score, "lines": lines, "eliminations": eliminations, "forfeited": left},
+            ))
+        return ranked(rows)
+
+    def outcome(self) -> Outcome | None:
+        """Why and in what order the game ended; None while it runs."""
+        if not self.finished:
+            return None
+        return Outcome(self.termination, tuple(self.results()))
 
     def view(self, seat: int) -> PlayerView:
         return self.players[seat].view()
@@ -355,12 +325,13 @@ class Game:
                 self._drop_auto(first, bomb, due, events)
         self.now = max(self.now, min(now, end))
         if now >= end and not self.finished:
-            self._finish(events)
+            self._finish(events, Termination.TIME)
         self._due = self._compute_due()
         return events
 
-    def _finish(self, events: list[Event]) -> None:
+    def _finish(self, events: list[Event], termination: Termination) -> None:
         self.finished = True
+        self.termination = termination
         events.append(GameFinished(0))
 
     # --- bombs ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.core.log import InputLog
-from games.core.protocol import Event, IllegalIntent, InvalidOptions
+from games.core.outcome import Outcome, Standing, Termination, ranked
+from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, Replayable
 from games.core.rng import stream
 from games.viertris import constants as C
 from games.viertris.board import Board, Run, Step, board
@@ -57,25 +58,15 @@ __all__ = [
     "Run",
     "ScoreChanged",
     "Settled",
+    "Outcome",
     "Standing",
     "Step",
+    "Termination",
     "TurnChanged",
     "board",
 ]
 
-FORFEIT = "forfeit"  # how a forfeit is written in the log
 TIMEOUT = "timeout"  # a timed-out move is logged as "timeout:<column>"
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of the results."""
-
-    place: int  # 1 = first; shared places repeat (1, 1, 3)
-    seats: tuple[int, ...]
-    score: int
-    shared: bool
-    forfeited: bool
 
 
 @dataclass
@@ -84,7 +75,7 @@ class _Clock:
     started: float  # when this turn's clock began
 
 
-class Game:
+class Game(Replayable):
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
@@ -101,6 +92,7 @@ class Game:
         self.start = now
         self.now = now
         self.finished = False
+        self.termination: Termination | None = None
         self.grid = Board()  # the pieces; read them through board()
         self.scores: dict[int, int] = {seat: 0 for seat in self.seats}
         self.left: dict[int, float] = {}  # seat -> when the player left
@@ -151,7 +143,7 @@ class Game:
         self.log.append((now, seat, FORFEIT))
         events.append(PlayerLeft(seat))
         if len(self.active_seats()) <= 1:
-            self._finish(events)
+            self._finish(events, Termination.FORFEIT)
         elif self._clock.turn == seat:
             self._pass_turn(now, events)
         return events
@@ -162,29 +154,15 @@ class Game:
             return None
         return self._clock.started + self.options.move_seconds
 
-    @classmethod
-    def replay(
-        cls,
-        options: Options,
-        seed: int | str,
-        seats: Iterable[int],
-        start: float,
-        log: Iterable[Sequence],
-        end: float | None = None,
-    ) -> Game:
-        """Rebuild a game from its options, seed, seats, start time and log. Timeouts are
-        played again by the clock (the logged column is what the seed gives anyway)."""
-        game = cls(options, seed, seats, start)
-        for t, seat, text in log:
-            if text == FORFEIT:
-                game.forfeit(seat, t)
-            elif text.startswith(TIMEOUT + ":"):
-                game.advance(t)
-            else:
-                game.apply(seat, Intent.parse(text), t)
-        if end is not None:
-            game.advance(end)
-        return game
+    def replay_entry(self, t: float, seat: int, text: str) -> None:
+        """Timeouts are played again by the clock (the logged column is what the seed
+        gives anyway)."""
+        if text == FORFEIT:
+            self.forfeit(seat, t)
+        elif text.startswith(TIMEOUT + ":"):
+            self.advance(t)
+        else:
+            self.apply(seat, Intent.parse(text), t)
 
     # --- state and results -------------------------------------------------------------
     @property
@@ -217,12 +195,18 @@ class Game:
 
     def ends_after(self, board: Board, scores: dict[int, int], moves: int) -> bool:
         """Whether a move leaving ``board``, ``scores`` and ``moves`` ends the game."""
+        return self.end_reason(board, scores, moves) is not None
+
+    def end_reason(self, board: Board, scores: dict[int, int], moves: int) -> Termination | None:
+        """Why a move leaving ``board``, ``scores`` and ``moves`` ends the game, or None."""
         target, limit = self.options.target_score, self.options.move_limit
-        return (
-            board.is_full()
-            or (target is not None and any(score >= target for score in scores.values()))
-            or (limit is not None and moves >= limit)
-        )
+        if target is not None and any(score >= target for score in scores.values()):
+            return Termination.TARGET_SCORE
+        if board.is_full():
+            return Termination.FULL_BOARD
+        if limit is not None and moves >= limit:
+            return Termination.MOVE_LIMIT
+        return None
 
     def results(self) -> list[Standing]:
         """Places, best first: most points; equal points share the place. Forfeits come
@@ -231,19 +215,14 @@ class Game:
         for seat in self.seats:
             left = seat in self.left
             key = (1, -self.left[seat]) if left else (0, 0.0)
-            rows.append((key + (-self.scores[seat],), seat, left))
-        rows.sort(key=lambda row: row[0])
-        keys = [row[0] for row in rows]
-        return [
-            Standing(
-                place=keys.index(key) + 1,
-                seats=(seat,),
-                score=self.scores[seat],
-                shared=keys.count(key) > 1,
-                forfeited=left,
-            )
-            for key, seat, left in rows
-        ]
+            rows.append((key + (-self.scores[seat],), {"seats": (seat,), "score": self.scores[seat], "forfeited": left}))
+        return ranked(rows)
+
+    def outcome(self) -> Outcome | None:
+        """Why and in what order the game ended; None while it runs."""
+        if not self.finished:
+            return None
+        return Outcome(self.termination, tuple(self.results()))
 
     def to_text(self) -> str:
         """The whole game as text: equal texts mean equal games."""
@@ -332,8 +311,9 @@ class Game:
                 self.scores[owner] += points
                 events.append(ScoreChanged(owner, self.scores[owner]))
             events.append(Settled(0, step.number, step.moves))
-        if self.ends_after(self.grid, self.scores, self.moves):
-            self._finish(events)
+        termination = self.end_reason(self.grid, self.scores, self.moves)
+        if termination is not None:
+            self._finish(events, termination)
         else:
             self._pass_turn(now, events)
 
@@ -343,7 +323,8 @@ class Game:
         self._clock = _Clock(self.next_seat(current), now)
         events.append(TurnChanged(self._clock.turn, now + self.options.move_seconds))
 
-    def _finish(self, events: list[Event]) -> None:
+    def _finish(self, events: list[Event], termination: Termination) -> None:
         self.finished = True
+        self.termination = termination
         self._clock = _Clock(None, self.now)
         events.append(Finished(0))

@@ -70,7 +70,7 @@ def play(users, admin, op) -> None:
         ordered = sorted(places.values())
         places = {seat: ordered.index(place) + 1 for seat, place in places.items()}
         forfeits = {seat for seat in places if rng.random() < 0.2}
-        games.game_finish(game_id=game_id, outcome=outcome(places, forfeits=forfeits))
+        games.game_finish(game_id=game_id, finished=outcome(places, forfeits=forfeits))
 
 
 def check_ledger() -> None:

@@ -6,6 +6,8 @@ import pytest
 
 from accounts.models import ChipTransaction
 from games import services as game_services
+from games.core.outcome import Outcome, Standing, Termination
+from games.live import FinishedGame
 from games.models import Game
 from lobby import services
 from lobby.services import TableError, chips_available
@@ -35,13 +37,14 @@ def outcome(places: dict, forfeits=(), pairs=False):
     else:
         sides = [((seat,), place) for seat, place in places.items()]
     sides.sort(key=lambda s: s[1])
-    standings = [
-        {"place": place, "seats": list(seats), "score": 0, "lines": 0, "eliminations": 0,
-         "shared": sum(1 for _, p in sides if p == place) > 1, "forfeited": any(s in forfeits for s in seats)}
+    standings = tuple(
+        Standing(place=place, seats=tuple(seats), score=0, shared=sum(1 for _, p in sides if p == place) > 1,
+                 forfeited=any(s in forfeits for s in seats))
         for seats, place in sides
-    ]
-    players = {str(seat): {"score": 100 - 10 * place, "lines": 1, "eliminations": 0} for seat, place in places.items()}
-    return {"standings": standings, "players": players, "log": [[0.5, 1, "left"]], "end": 180.0}
+    )
+    players = {seat: {"score": 100 - 10 * place, "lines": 1, "eliminations": 0} for seat, place in places.items()}
+    termination = Termination.FORFEIT if forfeits else Termination.TIME
+    return FinishedGame(Outcome(termination, standings), players, [[0.5, 1, "left"]], 180.0)
 
 
 def chips_of(*users):
@@ -99,26 +102,31 @@ def test_a_start_that_a_player_can_no_longer_pay_is_refused_and_changes_nothing(
 
 def test_two_players_winner_takes_the_pot_and_ten_points(host, opponent):
     table, game = seat_all([host, opponent], stake=100)
-    game_services.game_finish(game_id=game.pk, outcome=outcome({1: 2, 2: 1}))
+    game_services.game_finish(game_id=game.pk, finished=outcome({1: 2, 2: 1}))
     parts = {p.seat: p for p in Game.objects.get(pk=game.pk).participations.all()}
     assert (parts[2].place, parts[2].points, parts[2].chips_delta) == (1, 10, 100)
     assert (parts[1].place, parts[1].points, parts[1].chips_delta) == (2, -5, -100)
     assert chips_of(host, opponent) == [900, 1100]
     game.refresh_from_db()
     assert game.scored and game.status == "finished"
+    assert game.termination == "time"  # why it ended, from its Outcome
+    assert game.log.summary["termination"] == "time"
+    assert game.log.summary["standings"][0] == {
+        "place": 1, "seats": [2], "score": 0, "lines": 0, "eliminations": 0, "shared": False, "forfeited": False,
+    }
 
 
 def test_three_players_points(make_user):
     users = [make_user(n) for n in ("ann", "ben", "cat")]
     _, game = seat_all(users, stake=10)
-    game_services.game_finish(game_id=game.pk, outcome=outcome({1: 3, 2: 1, 3: 2}))
+    game_services.game_finish(game_id=game.pk, finished=outcome({1: 3, 2: 1, 3: 2}))
     points = dict(Game.objects.get(pk=game.pk).participations.values_list("seat", "points"))
     assert points == {2: 15, 3: 0, 1: -10}
 
 
 def test_four_players_points_and_a_shared_first_splits_the_pot(four):
     _, game = seat_all(four, stake=25)  # pot 100
-    game_services.game_finish(game_id=game.pk, outcome=outcome({1: 1, 2: 3, 3: 1, 4: 4}))
+    game_services.game_finish(game_id=game.pk, finished=outcome({1: 1, 2: 3, 3: 1, 4: 4}))
     rows = {p.seat: (p.points, p.chips_delta) for p in Game.objects.get(pk=game.pk).participations.all()}
     assert rows == {1: (20, 25), 3: (20, 25), 2: (0, -25), 4: (-10, -25)}
     assert chips_of(*four) == [1025, 975, 1025, 975]
@@ -127,7 +135,7 @@ def test_four_players_points_and_a_shared_first_splits_the_pot(four):
 def test_the_remainder_of_a_split_goes_to_the_lowest_seat(make_user):
     users = [make_user(n) for n in ("ann", "ben", "cat")]
     _, game = seat_all(users, stake=33)  # pot 99, two winners
-    game_services.game_finish(game_id=game.pk, outcome=outcome({1: 3, 2: 1, 3: 1}))
+    game_services.game_finish(game_id=game.pk, finished=outcome({1: 3, 2: 1, 3: 1}))
     rows = {p.seat: p.chips_delta for p in Game.objects.get(pk=game.pk).participations.all()}
     assert rows == {2: 50 - 33, 3: 49 - 33, 1: -33}
     assert sum(chips_of(*users)) == 3000
@@ -135,7 +143,7 @@ def test_the_remainder_of_a_split_goes_to_the_lowest_seat(make_user):
 
 def test_pairs_win_together_and_split_the_pot(four):
     _, game = seat_all(four, stake=50, options={**OPTIONS, "pairs": True})
-    game_services.game_finish(game_id=game.pk, outcome=outcome({1: 2, 2: 2, 3: 1, 4: 1}, pairs=True))
+    game_services.game_finish(game_id=game.pk, finished=outcome({1: 2, 2: 2, 3: 1, 4: 1}, pairs=True))
     rows = {p.seat: (p.points, p.chips_delta) for p in Game.objects.get(pk=game.pk).participations.all()}
     assert rows == {3: (10, 50), 4: (10, 50), 1: (-5, -50), 2: (-5, -50)}
 
@@ -143,14 +151,14 @@ def test_pairs_win_together_and_split_the_pot(four):
 def test_a_player_who_leaves_gets_minus_twenty_and_loses_the_stake(make_user):
     users = [make_user(n) for n in ("ann", "ben", "cat")]
     _, game = seat_all(users, stake=40)
-    game_services.game_finish(game_id=game.pk, outcome=outcome({1: 1, 2: 2, 3: 3}, forfeits=(3,)))
+    game_services.game_finish(game_id=game.pk, finished=outcome({1: 1, 2: 2, 3: 3}, forfeits=(3,)))
     rows = {p.seat: (p.points, p.chips_delta, p.forfeited) for p in Game.objects.get(pk=game.pk).participations.all()}
     assert rows == {1: (15, 80, False), 2: (0, -40, False), 3: (-20, -40, True)}
 
 
 def test_players_sharing_an_ip_play_unscored_and_get_their_stakes_back(host, opponent):
     _, game = seat_all([host, opponent], stake=100, ips=["10.0.0.7", "10.0.0.7"])
-    finished = game_services.game_finish(game_id=game.pk, outcome=outcome({1: 1, 2: 2}))
+    finished = game_services.game_finish(game_id=game.pk, finished=outcome({1: 1, 2: 2}))
     assert not finished.scored and "share an IP address" in finished.unscored_reason
     assert [(p.points, p.chips_delta) for p in finished.participations.all()] == [(0, 0), (0, 0)]
     assert chips_of(host, opponent) == [1000, 1000]
@@ -171,15 +179,16 @@ def test_an_aborted_game_returns_every_stake(host, opponent):
     assert chips_of(host, opponent) == [1000, 1000]
     game.refresh_from_db()
     assert game.status == "aborted" and game.abort_reason == "The server stopped."
+    assert game.termination == "abort"
     table.refresh_from_db()
     assert table.status == "open"
 
 
 def test_a_game_finishes_or_aborts_once_only(host, opponent):
     _, game = seat_all([host, opponent], stake=100)
-    assert game_services.game_finish(game_id=game.pk, outcome=outcome({1: 1, 2: 2})) is not None
+    assert game_services.game_finish(game_id=game.pk, finished=outcome({1: 1, 2: 2})) is not None
     rows = ChipTransaction.objects.count()
-    assert game_services.game_finish(game_id=game.pk, outcome=outcome({1: 2, 2: 1})) is None
+    assert game_services.game_finish(game_id=game.pk, finished=outcome({1: 2, 2: 1})) is None
     assert game_services.game_abort(game_id=game.pk, reason="late") is None
     assert ChipTransaction.objects.count() == rows
     assert chips_of(host, opponent) == [1100, 900]
@@ -187,7 +196,7 @@ def test_a_game_finishes_or_aborts_once_only(host, opponent):
 
 def test_a_friendly_game_moves_no_chips_or_points(host, opponent):
     _, game = seat_all([host, opponent], stake=0)
-    finished = game_services.game_finish(game_id=game.pk, outcome=outcome({1: 1, 2: 2}))
+    finished = game_services.game_finish(game_id=game.pk, finished=outcome({1: 1, 2: 2}))
     assert not finished.scored
     assert [(p.points, p.chips_delta) for p in finished.participations.all()] == [(0, 0), (0, 0)]
     assert chips_of(host, opponent) == [1000, 1000]

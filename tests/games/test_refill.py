@@ -44,7 +44,7 @@ def test_the_refill_tops_up_balance_and_pot_together_to_100(make_user):
 def test_once_the_game_ends_the_pot_no_longer_counts(make_user):
     staker, rival = make_user("staker", chips=150), make_user("rival")
     _, game = seat_all([staker, rival], stake=100)
-    game_services.game_finish(game_id=game.pk, outcome=outcome({1: 2, 2: 1}))  # the rival wins the pot
+    game_services.game_finish(game_id=game.pk, finished=outcome({1: 2, 2: 1}))  # the rival wins the pot
 
     assert chips_in_pots(staker.pk) == 0
     game_services.chips_refill(user=staker, today=MONDAY)

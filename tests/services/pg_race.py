@@ -47,19 +47,21 @@ def start_table(users, stake):
 
 def finisher(game_id, barrier, results):
     connections.close_all()
+    from games.core.outcome import Outcome, Standing, Termination
+    from games.live import FinishedGame
     from games.services import game_finish
 
-    outcome = {
-        "standings": [
-            {"place": 1, "seats": [1], "score": 50, "lines": 2, "eliminations": 0, "shared": False, "forfeited": False},
-            {"place": 2, "seats": [2], "score": 10, "lines": 0, "eliminations": 1, "shared": False, "forfeited": False},
-        ],
-        "players": {"1": {"score": 50, "lines": 2, "eliminations": 0}, "2": {"score": 10, "lines": 0, "eliminations": 1}},
-        "log": [[1.0, 1, "hard_drop"]],
-        "end": 180.0,
-    }
+    finished = FinishedGame(
+        Outcome(Termination.TIME, (
+            Standing(place=1, seats=(1,), score=50, lines=2),
+            Standing(place=2, seats=(2,), score=10, eliminations=1),
+        )),
+        players={1: {"score": 50, "lines": 2, "eliminations": 0}, 2: {"score": 10, "lines": 0, "eliminations": 1}},
+        log=[[1.0, 1, "hard_drop"]],
+        end=180.0,
+    )
     barrier.wait()
-    results.put(game_finish(game_id=game_id, outcome=outcome) is not None)
+    results.put(game_finish(game_id=game_id, finished=finished) is not None)
     connections.close_all()
 
 
