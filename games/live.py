@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
-from importlib import import_module
 from typing import Any, Protocol
 
 from django.template.loader import render_to_string
@@ -17,6 +16,7 @@ from django.template.loader import render_to_string
 from games.core.log import Rows
 from games.core.outcome import Outcome
 from games.core.protocol import IllegalIntent
+from games.registry import GAMES
 from games.wire import Frame
 
 
@@ -52,15 +52,8 @@ class LiveGame(Protocol):
     def render_aborted(cls, reason: str) -> str: ...
 
 
-LIVE_GAMES = {
-    "tetriwar": "games.tetriwar.live:TetriWarLive",
-    "viertris": "games.viertris.live:ViertrisLive",
-}
-
-
 def live_game_class(kind: str) -> type[LiveGame]:
-    module, _, cls = LIVE_GAMES[kind].partition(":")
-    return getattr(import_module(module), cls)
+    return GAMES[kind].live
 
 
 def live_frames(kind: str) -> tuple[type[Frame], ...]:
@@ -74,7 +67,7 @@ def preload() -> None:
     each process would pay for them in the middle of play)."""
     from django.template.loader import get_template
 
-    for kind in LIVE_GAMES:
+    for kind in GAMES:
         get_template(live_game_class(kind).TEMPLATE)
 
 

@@ -1,5 +1,7 @@
-"""The games the site offers. The lobby, tables and help pages know games only
-through this registry: adding a game means adding one entry here."""
+"""The games the site offers. The lobby, tables, help pages and the table host know
+games only through this registry: adding a game means adding its package under
+``games/<game>/`` and one entry here. What a game's package must provide, and the
+checks every registered game passes, are in tests/contract/test_game_contract.py."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ class GameSpec:
     min_seats: int
     max_seats: int
     options_form_path: str  # "module:Class", a Django form of the game's options
+    live_path: str  # "module:Class", the game's LiveGame: what the table host runs (games/live.py)
     how_to_template: str
     # The table page's game-specific parts: a script for keys and clocks, and a
     # template of extra <head> content (styles built from the engine's tables).
@@ -26,8 +29,11 @@ class GameSpec:
 
     @cached_property
     def options_form(self) -> type[Any]:
-        module, _, cls = self.options_form_path.partition(":")
-        return getattr(import_module(module), cls)
+        return _load(self.options_form_path)
+
+    @cached_property
+    def live(self) -> type[Any]:
+        return _load(self.live_path)
 
     def describe_options(self, options: dict[str, Any]) -> str:
         """A short human summary of a table's options, for the lobby."""
@@ -44,6 +50,7 @@ GAMES: dict[str, GameSpec] = {
             min_seats=1,
             max_seats=4,
             options_form_path="games.tetriwar.forms:TetriWarOptionsForm",
+            live_path="games.tetriwar.live:TetriWarLive",
             how_to_template="games/tetriwar/how_to_play.html",
             script="js/tetriwar.js",
             head_template="games/tetriwar/head.html",
@@ -56,6 +63,7 @@ GAMES: dict[str, GameSpec] = {
             min_seats=2,
             max_seats=4,
             options_form_path="games.viertris.forms:ViertrisOptionsForm",
+            live_path="games.viertris.live:ViertrisLive",
             how_to_template="games/viertris/how_to_play.html",
             script="js/viertris.js",
             head_template="games/viertris/head.html",
@@ -63,6 +71,11 @@ GAMES: dict[str, GameSpec] = {
         ),
     ]
 }
+
+
+def _load(path: str) -> type[Any]:
+    module, _, name = path.partition(":")
+    return getattr(import_module(module), name)
 
 
 def get_game(slug: str) -> GameSpec | None:

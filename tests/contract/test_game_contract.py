@@ -1,0 +1,144 @@
+"""The game contract: what every registered game provides, checked the same way.
+
+A game is a package ``games/<game>/`` and one entry in ``games/registry.py``
+(``GameSpec``). Its package provides:
+
+- an engine (``<Live>.Game``), stdlib only: ``Game(options, seed, seats, now)``,
+  ``apply(seat, intent, now)`` and ``advance(now)`` returning events, ``forfeit``,
+  ``next_deadline``, ``finished``, ``outcome()`` (a ``games.core.outcome.Outcome``
+  once finished), ``to_text()`` (equal texts, equal games), and ``replay(...)`` from
+  its input log (``games.core.protocol.Replayable``);
+- its options (``<Live>.Options``) with a JSON form, and a Django options form
+  (``GameSpec.options_form``) whose defaults make a table;
+- a live adapter (``GameSpec.live``, a ``games.live.LiveGameBase``): typed frames
+  (``FRAMES``), its partials (``TEMPLATE``) and its computer players
+  (``make_bot``, levels in ``GameSpec.bot_levels``);
+- refusals of the one family (``games.core.errors.Refusal``), each with its code.
+
+Every game registered passes every test here, with no test of its own needed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.core.errors import CODE, InvalidOptions, Refusal
+from games.core.outcome import Outcome, Termination
+from games.live import FinishedGame, LiveGameBase
+from games.registry import GAMES
+
+SPECS = sorted(GAMES.values(), key=lambda spec: spec.slug)
+SHORT = {"minutes": 1}  # options that keep a bots' game short, where a game has them
+CAP_SECONDS = 4 * 3600  # a bots' game that has not ended by then never will
+
+
+def setup_for(spec, seed: int, seats: int, bot: str | None = None) -> dict:
+    options = spec.options_form.defaults()
+    options.update({key: value for key, value in SHORT.items() if key in options})
+    return {
+        "kind": spec.slug,
+        "options": options,
+        "seed": seed,
+        "players": [
+            {"seat": seat, "name": f"Player {seat}", "is_guest": False, "user_id": None, "bot": bot}
+            for seat in range(1, seats + 1)
+        ],
+    }
+
+
+def bots_game(spec, seed: int, seats: int = 2) -> LiveGameBase:
+    """A game played to its end by the game's weakest bot in every seat, on a clock
+    that jumps from one thing to do to the next."""
+    live = spec.live(setup_for(spec, seed, seats, bot=spec.bot_levels[0]))
+    now = 0.0
+    live.begin(now)
+    due = {seat: now for seat in live.bot_seats}
+    while not live.finished:
+        seat = min(due, key=due.get)
+        deadline = live.next_deadline()
+        if deadline is not None and deadline < due[seat]:
+            now = deadline
+            live.advance(now)
+            continue
+        now = due[seat]
+        assert now < CAP_SECONDS, f"{spec.slug}: the bots' game did not end"
+        _, delay = live.bot_act(seat, now)
+        due[seat] = now + max(delay, 0.001)
+    return live
+
+
+@pytest.fixture(params=SPECS, ids=lambda spec: spec.slug)
+def spec(request):
+    return request.param
+
+
+def test_the_registration_is_complete(spec):
+    assert spec.min_seats >= 1 and spec.max_seats >= spec.min_seats
+    assert issubclass(spec.live, LiveGameBase)
+    assert spec.live.FRAMES, "a game declares the frames a browser may send"
+    assert spec.bot_levels, "a game has a computer player for practice tables"
+    assert spec.how_to_template and spec.live.TEMPLATE
+
+
+def test_its_default_options_validate_and_bad_ones_are_refused_with_a_code(spec):
+    defaults = spec.options_form.defaults()
+    spec.options_form.validate(defaults)
+    assert spec.live.Options.from_dict(defaults).to_dict() == defaults
+    with pytest.raises(InvalidOptions) as caught:
+        spec.live.Options.from_dict({**defaults, "no_such_option": 1})
+    assert caught.value.code == "INVALID_OPTIONS" and caught.value.field == "no_such_option"
+    form = spec.options_form(data={})
+    assert form.is_valid() or form.errors  # the form answers an empty submission either way
+
+
+def test_the_bot_finishes_a_game_with_an_outcome_for_every_seat(spec):
+    live = bots_game(spec, seed=11)
+    outcome = live.game.outcome()
+    assert isinstance(outcome, Outcome)
+    assert outcome.termination in Termination and outcome.termination is not Termination.ABORT
+    seats = sorted(seat for standing in outcome.standings for seat in standing.seats)
+    assert seats == live.seats
+    assert outcome.standings[0].place == 1
+    finished = live.finished_game()
+    assert isinstance(finished, FinishedGame) and finished.outcome == outcome
+    assert set(finished.players) == set(live.seats)
+
+
+def test_a_seeded_game_replays_from_its_input_log_to_the_same_game(spec):
+    live = bots_game(spec, seed=23)
+    game = live.game
+    again = type(game).replay(
+        spec.live.Options.from_dict(live.setup["options"]), live.seed, live.seats, live.start, list(game.log), game.now
+    )
+    assert again.to_text() == game.to_text()
+    assert again.outcome() == game.outcome()
+
+
+def test_the_same_seed_and_input_make_the_same_game(spec):
+    assert bots_game(spec, seed=5).game.to_text() == bots_game(spec, seed=5).game.to_text()
+
+
+GARBAGE = ["", "x", "drop", "drop:99", "drop:-1", "drop:x", "left:3", "bomb:9", "bomb:0", ":", "é", "forfeit"]
+
+
+def test_every_refusal_has_a_code_and_changes_nothing(spec):
+    live = spec.live(setup_for(spec, seed=3, seats=2))
+    live.begin(0.0)
+    live.advance(5.0)
+    rng = random.Random(7)
+    texts = GARBAGE + ["".join(rng.choice("abdeflgmoprt:-0123456789") for _ in range(rng.randint(1, 12)))
+                       for _ in range(200)]
+    refused = 0
+    for text in texts:
+        for seat in (1, 2, 3):  # seat 3 is not playing
+            before = live.game.to_text()
+            try:
+                live.apply(seat, text, 5.0)
+            except Refusal as err:
+                refused += 1
+                assert CODE.match(err.code), (text, err)
+                assert err.message
+                assert live.game.to_text() == before, f"{text!r} was refused but changed the game"
+    assert refused  # garbage is refused, not taken
