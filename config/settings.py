@@ -9,6 +9,7 @@ PostgreSQL and ``REDIS_URL`` to channels_redis.
 from __future__ import annotations
 
 import ipaddress
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -244,6 +245,16 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+
+# /metrics (config/metrics.py): with several processes, a directory they all share,
+# emptied before they start, where prometheus-client keeps each process's values.
+# Set at all, even empty, it turns that mode on: then it must name a directory, or
+# prometheus-client would fail at the first metric (or write into the working directory).
+PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR", "")
+if "PROMETHEUS_MULTIPROC_DIR" in os.environ and not (
+    PROMETHEUS_MULTIPROC_DIR and Path(PROMETHEUS_MULTIPROC_DIR).is_dir()
+):
+    raise EnvError(f"PROMETHEUS_MULTIPROC_DIR: {PROMETHEUS_MULTIPROC_DIR!r} is not a directory")
 
 # What one client may cost (lobby/edge.py, config/transport.py, config/handlers.py).
 # Frames: a budget per player, shared by all its sockets; a frame costs 1, plus 1 per

@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import ipaddress
+
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_GET
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from config import metrics as site_metrics
+from config.network import request_client_address
 from games import views as game_views
 
 
@@ -14,8 +19,26 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok\n", content_type="text/plain")
 
 
+@require_GET
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus' scrape (config/metrics.py), for a scraper on this machine or a staff
+    member; anybody else gets the 404 of a page that does not exist."""
+    if not (_is_loopback(request_client_address(request)) or request.user.is_staff):
+        raise Http404
+    return HttpResponse(generate_latest(site_metrics.registry()), content_type=CONTENT_TYPE_LATEST)
+
+
+def _is_loopback(address: str | None) -> bool:
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return False
+    return (getattr(ip, "ipv4_mapped", None) or ip).is_loopback  # ::ffff:127.0.0.1 too
+
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
     path("", game_views.home, name="home"),
     path("games/", include("games.urls")),
     path("leaderboard/", game_views.leaderboard_index),

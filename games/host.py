@@ -35,6 +35,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
+from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
 from games.core.protocol import IllegalIntent
 from games.live import LiveGame, live_game_for
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
@@ -115,6 +116,8 @@ class LiveTable:
         self.table_id = table_id
         self.game_id = game_id
         self.live = live
+        self.kind = live.setup["kind"]
+        self.latency = INTENT_LATENCY.labels(kind=self.kind)  # once per broadcast that answers intents
         self.version = 0
         self.inbox = Inbox()
         self.connections: dict[int, Connection] = {seat: Connection() for seat in live.seats}
@@ -131,6 +134,7 @@ class LiveTable:
 
     # --- the actor loop ---------------------------------------------------------------
     async def run(self) -> None:
+        LIVE_TABLES.inc()
         try:
             await self.publish(self.live.render_full(self.now(), self.start_at))
             while not self.done:
@@ -144,6 +148,7 @@ class LiveTable:
             await self.abort("The game server hit an error; the game was aborted and stakes returned.")
         finally:
             self.host.tables.pop(self.table_id, None)
+            LIVE_TABLES.dec()
 
     def next_deadline(self) -> float | None:
         deadlines = []
@@ -160,6 +165,8 @@ class LiveTable:
         return min(deadlines) if deadlines else None
 
     async def step(self, batch: list[dict[str, Any]]) -> None:
+        HOST_QUEUE_DEPTH.observe(len(batch))
+        arrived = min((m["arrived"] for m in batch if "arrived" in m), default=None)  # the oldest intent's
         now = self.now()
         if not self.started and now >= self.start_at:
             self.started = True
@@ -182,6 +189,8 @@ class LiveTable:
         html = self.live.render_events(events)
         if html:
             await self.publish(html, acks)
+            if arrived is not None:
+                self.latency.observe(time.perf_counter() - arrived)
         if self.started and self.live.finished and not self.done:
             await self.finish()
 
@@ -253,6 +262,7 @@ class LiveTable:
         self.done = True
         finished = self.live.finished_game()
         game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
+        log.info("game finished table=%s game=%s kind=%s", self.table_id, self.game_id, self.kind)
         await self.publish(self.live.render_results(game))
 
     async def abort(self, reason: str) -> None:
@@ -262,6 +272,9 @@ class LiveTable:
             return
         self.done = True
         await database_sync_to_async(services.game_abort)(game_id=self.game_id, reason=reason)
+        log.warning(
+            "game aborted table=%s game=%s kind=%s reason=%r", self.table_id, self.game_id, self.kind, reason
+        )
         await self.publish(type(self.live).render_aborted(reason))
 
 
@@ -287,6 +300,8 @@ class GameHost:
             return
         if message["type"] == "host.intent" and len(table.inbox) >= QUEUE_LIMIT:
             raise ChannelFull(host_channel(table.table_id))
+        if message["type"] == "host.intent":
+            message["arrived"] = time.perf_counter()  # for the intent latency (LiveTable.step)
         table.inbox.put(message)
 
     async def start(self, game_id: int) -> None:
@@ -299,7 +314,9 @@ class GameHost:
             live = live_game_for(setup)
         except Exception:
             # Never leave a table "playing" a game nobody runs: abort it, stakes back.
-            log.exception("game %s could not start", game_id)
+            log.exception(
+                "game failed to start table=%s game=%s kind=%s", setup["table_id"], game_id, setup["kind"]
+            )
             reason = "The game could not start; stakes were returned."
             await database_sync_to_async(services.game_abort)(game_id=game_id, reason=reason)
             await self.layer.group_send(
@@ -310,6 +327,7 @@ class GameHost:
         table = LiveTable(self, setup["table_id"], game_id, live)
         self.tables[setup["table_id"]] = table
         table.task = asyncio.create_task(table.run())
+        log.info("game started table=%s game=%s kind=%s", table.table_id, game_id, table.kind)
 
 
 class GameHostConsumer(AsyncConsumer):

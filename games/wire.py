@@ -25,6 +25,7 @@ from typing import Annotated, ClassVar
 import msgspec
 from django.utils.html import escape
 
+from config.metrics import FRAMES_REFUSED
 from games.core.errors import Refusal
 
 log = logging.getLogger(__name__)
@@ -141,4 +142,5 @@ def _log_unknown(text: str) -> None:
 
 def _refuse(code: str, message: str) -> FrameError:
     refused[code] += 1
+    FRAMES_REFUSED.labels(code).inc()
     return FrameError(code, message)

@@ -46,6 +46,7 @@ from typing import Any
 
 from django.conf import settings
 
+from config.metrics import FRAMES_REFUSED, OPEN_WEBSOCKETS
 from config.network import address_key, gate, refuse_handshake, scope_client_address
 from games.wire import error_fragment
 
@@ -137,13 +138,16 @@ class Edge:
         now = time.monotonic()
         if book.cool_until > now:
             self.refused["address_cooling"] += 1
+            FRAMES_REFUSED.labels("ADDRESS_COOLING").inc()
             gate.close_until(key, book.cool_until)
             return "address_cooling"
         if book.open >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
             self.refused["address_open"] += 1
+            FRAMES_REFUSED.labels("ADDRESS_OPEN").inc()
             return "address_open"
         if not book.new.take():
             self.refused["address_rate"] += 1
+            FRAMES_REFUSED.labels("ADDRESS_RATE").inc()
             gate.close_until(key, now + max(book.new.wait(), RATE_SHUT_SECONDS))
             return "address_rate"
         book.open += 1
@@ -156,6 +160,7 @@ class Edge:
         if book.requests.take():
             return True
         self.refused["address_requests"] += 1
+        FRAMES_REFUSED.labels("ADDRESS_REQUESTS").inc()
         gate.close_until(key, time.monotonic() + settings.HTTP_COOLOFF_SECONDS)
         return False
 
@@ -259,6 +264,7 @@ class SocketBudget:
             return
         self.closed = True
         edge.refused["over_budget"] += 1
+        FRAMES_REFUSED.labels("FLOOD").inc()
         edge.cool_down(self.address)
         message = "Too many messages: this connection is closed. Reload the page to carry on."
         try:
@@ -285,11 +291,13 @@ class EdgeMiddleware:
         budget = SocketBudget(send, key)
         inbox = Inbox(limit=INBOX_BURSTS * settings.WS_FRAME_BURST)
         pump = asyncio.ensure_future(_pump(receive, inbox, budget))
+        OPEN_WEBSOCKETS.inc()
         try:
             return await self.inner({**scope, "client_address": address, "edge": budget}, inbox.get, send)
         finally:
             pump.cancel()
             edge.release(key)
+            OPEN_WEBSOCKETS.dec()
 
 
 class RequestBudgetMiddleware:
@@ -342,6 +350,7 @@ async def _pump(receive: Receive, inbox: Inbox, budget: SocketBudget) -> None:
 
 
 async def _reply_error(budget: SocketBudget, code: str, message: str) -> None:
+    FRAMES_REFUSED.labels(code).inc()  # BAD_FRAME (binary), FRAME_TOO_LARGE, BUSY
     try:
         await budget.send({"type": "websocket.send", "text": error_fragment(message, code)})
     except Exception:

@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import SESSION_KEY
 
 from accounts.identity import PlayerRef, player_from_scope
+from config.metrics import FRAMES_REFUSED
 from config.transport import prepared_text
 from games import wire
 from games.core.errors import Refusal
@@ -152,6 +153,8 @@ class SiteConsumer(AsyncWebsocketConsumer):
         try:
             await self.handle_text(text_data if text_data is not None else "")
         except Refusal as err:
+            if not isinstance(err, wire.FrameError):  # those were counted as they were decoded
+                FRAMES_REFUSED.labels(err.code).inc()
             await self.send_error(err.message, err.code)
 
     async def handle_text(self, text: str) -> None:
