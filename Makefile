@@ -39,7 +39,9 @@ run: install
 
 test: install-dev chromium
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports

@@ -10,7 +10,6 @@ from django.urls import path, reverse
 
 from accounts import services
 from accounts.models import ChipTransaction, ModerationAction, User
-from lobby.services import player_ban
 
 
 class AdjustChipsForm(forms.Form):
@@ -23,12 +22,11 @@ class AdjustChipsForm(forms.Form):
         return self.cleaned_data["delta"]
 
 
-class BanForm(forms.Form):
-    reason = forms.CharField(max_length=200)
-
-
-@admin.register(User)
 class PlayerAdmin(UserAdmin):
+    """The players in the admin. Registered by the lobby's admin (lobby/admin.py),
+    which adds the ban: banning frees a player's seats and forfeits their games,
+    which the lobby owns."""
+
     list_display = ("username", "email", "chips", "is_banned_display", "is_staff", "date_joined")
     list_filter = ("is_staff", "is_active", ("banned_at", admin.EmptyFieldListFilter))
     readonly_fields = ("chips", "banned_at", "ban_reason", "last_refill")
@@ -36,32 +34,12 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         ("TetriWar", {"fields": ("chips", "last_refill", "banned_at", "ban_reason", "key_bindings")}),
     )
-    actions = ["ban_users", "unban_users"]
+    actions = ["unban_users"]
     change_form_template = "admin/accounts/user/change_form.html"
 
     @admin.display(boolean=True, description="Banned")
     def is_banned_display(self, obj: User) -> bool:
         return obj.is_banned
-
-    @admin.action(description="Ban the selected players")
-    def ban_users(self, request: HttpRequest, queryset):
-        if "apply" in request.POST:
-            form = BanForm(request.POST)
-            if form.is_valid():
-                # Admins never ban themselves by accident.
-                targets = list(queryset.exclude(pk=request.user.pk))
-                for user in targets:
-                    player_ban(user=user, reason=form.cleaned_data["reason"], by=request.user)
-                self.message_user(request, f"Banned {len(targets)} player(s).", messages.SUCCESS)
-                return None
-        else:
-            form = BanForm()
-        return render(
-            request,
-            "admin/accounts/user/ban.html",
-            {**self.admin_site.each_context(request), "form": form, "users": queryset,
-             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME, "title": "Ban players"},
-        )
 
     @admin.action(description="Unban the selected players")
     def unban_users(self, request: HttpRequest, queryset):

@@ -70,8 +70,8 @@ def _profile_context(user: User) -> dict:
     # them (``profile``) and for admins (the Django admin) only.
     return {
         "profile_user": user,
-        "history": selectors.game_history(user),
-        "totals": selectors.player_totals(user),
+        "history": game_selectors.game_history(user),
+        "totals": game_selectors.player_totals(user),
     }
 
 

@@ -34,8 +34,10 @@ from channels.consumer import AsyncConsumer
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
+from games import services
 from games.core.protocol import IllegalIntent
 from games.live import LiveGame, live_game_for
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
@@ -257,8 +259,6 @@ class LiveTable:
         )
 
     async def finish(self) -> None:
-        from games import services
-
         self.done = True
         finished = self.live.finished_game()
         game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
@@ -266,8 +266,6 @@ class LiveTable:
         await self.publish(self.live.render_results(game))
 
     async def abort(self, reason: str) -> None:
-        from games import services
-
         if self.done:
             return
         self.done = True
@@ -305,8 +303,6 @@ class GameHost:
         table.inbox.put(message)
 
     async def start(self, game_id: int) -> None:
-        from games import services
-
         setup = await database_sync_to_async(services.game_setup)(game_id=game_id)
         if setup is None or setup["table_id"] in self.tables:
             return
@@ -351,8 +347,6 @@ _embedded: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 def ensure_embedded_host() -> None:
     """Embedded mode: run the host inside this process, once per event loop.
     Scale-out mode: run the watchdog of the workers' heartbeats instead."""
-    from django.conf import settings
-
     loop = asyncio.get_running_loop()
     task = _embedded.get(loop)
     if task is not None and not task.done():
@@ -363,8 +357,6 @@ def ensure_embedded_host() -> None:
 
 
 async def _embedded_loop() -> None:
-    from games import services
-
     layer = get_channel_layer()
     host = GameHost()
     GameHostConsumer.host = host
@@ -397,8 +389,6 @@ LOST_REASON = "The game server stopped; the game was aborted and stakes returned
 
 async def _watchdog() -> None:
     """Scale-out: abort the games of shards whose worker stopped beating."""
-    from games import services
-
     while True:
         await asyncio.sleep(HEARTBEAT_STALE_SECONDS / 2)
         try:
@@ -411,8 +401,6 @@ async def _watchdog() -> None:
 
 async def heartbeat(shards: list[int]) -> None:
     """A worker's pulse: its shards are alive while it beats."""
-    from games import services
-
     while True:
         await database_sync_to_async(services.host_heartbeat)(shards=shards)
         await asyncio.sleep(HEARTBEAT_SECONDS)
@@ -428,8 +416,6 @@ class GameHostWorker:
     takes the messages that only queue on a table straight from the layer."""
 
     async def handle(self):
-        from games import services
-
         shards = [n for n in map(shard_of_channel, self.channels) if n is not None]
         if GameHostConsumer.host is None:
             GameHostConsumer.host = GameHost()

@@ -10,7 +10,9 @@ from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import Game, Participation
+from games.registry import GAMES
 
 # The leaderboard's periods, in tab order, with their labels.
 PERIODS: dict[str, str] = {"all": "All time", "month": "This month"}
@@ -100,3 +102,31 @@ def chips_in_pots(user_id: int) -> int:
         user_id=user_id, game__status=Game.Status.RUNNING, game__stake__gt=0
     ).aggregate(total=Sum("game__stake"))["total"]
     return total or 0
+
+
+# --- a player's games (their profile) ---------------------------------------------
+def game_history(user: User, limit: int = 50) -> list:
+    """The player's ended games, newest first, each with ``game_name`` for display."""
+    rows = list(
+        Participation.objects.filter(
+            user=user, game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED]
+        )
+        .select_related("game")
+        .order_by("-game__ended_at", "-game_id")[:limit]
+    )
+    for row in rows:
+        spec = GAMES.get(row.game.kind)
+        row.game_name = spec.name if spec else row.game.kind
+    return rows
+
+
+def player_totals(user: User) -> dict:
+    """The player's totals over finished games: games played and won, leaderboard
+    points (only scored games carry any) and the chips their games won or lost."""
+    return Participation.objects.filter(user=user, game__status=Game.Status.FINISHED).aggregate(
+        games=Count("id"),
+        wins=Count("id", filter=Q(place=1)),
+        scored_games=Count("id", filter=Q(game__scored=True)),
+        points=Sum("points", filter=Q(game__scored=True), default=0),
+        chips=Sum("chips_delta", default=0),
+    )

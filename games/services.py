@@ -9,9 +9,12 @@ so a second attempt — from another process too — changes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
@@ -22,8 +25,9 @@ from games.core.errors import Refusal
 from games.core.outcome import Outcome, Termination
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
 from games.live import FinishedGame, live_game_class
-from games.models import Game, GameLog, Participation
+from games.models import Game, GameLog, HostHeartbeat, Participation
 from games.selectors import chips_in_pots
+from games.shards import host_channel, shard_count, shard_of
 from lobby import broadcast
 from lobby.models import Seat, Table
 
@@ -90,10 +94,7 @@ def chips_refill(*, user: User, today: dt.date | None = None) -> ChipTransaction
 
 
 def _tell_host(message: dict[str, Any]) -> None:
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
 
-    from games.shards import host_channel
 
     async_to_sync(get_channel_layer().send)(host_channel(message["table_id"]), message)
 
@@ -223,8 +224,6 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
 
 
 def _announce_abort(kind: str, table_id: int, reason: str) -> None:
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
 
     html = live_game_class(kind).render_aborted(reason)
     async_to_sync(get_channel_layer().group_send)(
@@ -233,9 +232,7 @@ def _announce_abort(kind: str, table_id: int, reason: str) -> None:
 
 
 def host_heartbeat(*, shards: list[int]) -> None:
-    import os
 
-    from games.models import HostHeartbeat
 
     now = timezone.now()
     for shard in shards:
@@ -243,7 +240,6 @@ def host_heartbeat(*, shards: list[int]) -> None:
 
 
 def _running_games_of(shards: list[int] | None, started_before):
-    from games.shards import shard_of
 
     games = Game.objects.filter(status=Game.Status.RUNNING, started_at__lt=started_before).values_list(
         "pk", "table_id"
@@ -265,10 +261,7 @@ def games_reconcile(*, shards: list[int] | None, reason: str, started_before=Non
 def games_abort_stale(*, stale_after: float, reason: str) -> list[int]:
     """Abort running games whose shard's worker has not beaten for ``stale_after`` s.
     Games younger than that are spared: their worker may simply not have beaten yet."""
-    import datetime as dt
 
-    from games.models import HostHeartbeat
-    from games.shards import shard_count
 
     cutoff = timezone.now() - dt.timedelta(seconds=stale_after)
     alive = set(HostHeartbeat.objects.filter(beat_at__gte=cutoff).values_list("shard", flat=True))

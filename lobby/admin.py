@@ -1,9 +1,46 @@
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
+from django.http import HttpRequest
+from django.shortcuts import render
 
+from accounts.admin import PlayerAdmin
+from accounts.models import User
 from lobby import services
 from lobby.models import Seat, Table
+
+
+class BanForm(forms.Form):
+    reason = forms.CharField(max_length=200)
+
+
+@admin.register(User)
+class ModeratedPlayerAdmin(PlayerAdmin):
+    """The players, with the ban: the account, its seats, its running games and its
+    sockets in one transaction (``lobby.services.player_ban``)."""
+
+    actions = ["ban_users", *PlayerAdmin.actions]
+
+    @admin.action(description="Ban the selected players")
+    def ban_users(self, request: HttpRequest, queryset):
+        if "apply" in request.POST:
+            form = BanForm(request.POST)
+            if form.is_valid():
+                # Admins never ban themselves by accident.
+                targets = list(queryset.exclude(pk=request.user.pk))
+                for user in targets:
+                    services.player_ban(user=user, reason=form.cleaned_data["reason"], by=request.user)
+                self.message_user(request, f"Banned {len(targets)} player(s).", messages.SUCCESS)
+                return None
+        else:
+            form = BanForm()
+        return render(
+            request,
+            "admin/accounts/user/ban.html",
+            {**self.admin_site.each_context(request), "form": form, "users": queryset,
+             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME, "title": "Ban players"},
+        )
 
 
 class SeatInline(admin.TabularInline):

@@ -15,6 +15,17 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
+from accounts.identity import PlayerRef
+from lobby.models import Table
+from lobby.selectors import (
+    lobby_changed,
+    lobby_tables,
+    row_html,
+    spectator_count,
+    table_for_page,
+    table_page_context,
+)
+
 LOBBY_GROUP = "lobby"
 
 
@@ -43,7 +54,6 @@ def watchers_changed(table_id: int) -> None:
 
 
 def _lobby_changed(table_id: int) -> None:
-    from lobby.selectors import lobby_changed
 
     lobby_changed(table_id)
 
@@ -58,8 +68,6 @@ def user_banned(user_id: int) -> None:
 
 def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | None, str]:
     """The fragment that brings one lobby row up to date, and the table's game."""
-    from lobby.models import Table
-    from lobby.selectors import lobby_tables, row_html
 
     table = lobby_tables().filter(pk=table_id).first()
     if table is None:
@@ -89,9 +97,6 @@ def identity_key(user_id: int | None, guest_token: str) -> str:
 
 def table_changed_message(table_id: int) -> dict:
     """The seat panel and status for every role at the table, rendered once each."""
-    from accounts.identity import PlayerRef
-    from lobby.models import Table
-    from lobby.selectors import table_for_page, table_page_context
 
     table = table_for_page(table_id)
     if table is None:
@@ -122,8 +127,6 @@ def table_changed_message(table_id: int) -> dict:
 
 
 def _send_watchers_changed(table_id: int) -> None:
-    from lobby.models import Table
-    from lobby.selectors import spectator_count
 
     _lobby_changed(table_id)
     table = Table.objects.prefetch_related("seats", "watchers").filter(pk=table_id).first()

@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import SESSION_KEY
 
 from accounts.identity import PlayerRef, player_from_scope
+from accounts.models import User
 from config.metrics import FRAMES_REFUSED
 from config.transport import prepared_text
 from games import wire
@@ -36,7 +37,6 @@ class ClientError(Refusal):
 
 @database_sync_to_async
 def _session_user_is_banned(session: Any) -> bool:
-    from accounts.models import User
 
     user_id = session.get(SESSION_KEY) if session is not None else None
     if user_id is None:

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.selectors import player_totals
 from games import selectors
 from games.models import Game, Participation
+from games.selectors import player_totals
 from tests.personas import ref
 
 
