@@ -10,6 +10,7 @@ from django.urls import path, reverse
 
 from accounts import services
 from accounts.models import ChipTransaction, ModerationAction, User
+from config.admin_mixins import ReadOnlyMixin
 
 
 class AdjustChipsForm(forms.Form):
@@ -81,37 +82,21 @@ class PlayerAdmin(UserAdmin):
 
 
 @admin.register(ChipTransaction)
-class ChipTransactionAdmin(admin.ModelAdmin):
+class ChipTransactionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The ledger: written only by services."""
+
     list_display = ("created_at", "user", "delta", "balance_after", "reason", "note", "created_by")
     list_filter = ("reason",)
     search_fields = ("user__username", "note")
     date_hierarchy = "created_at"
 
-    # The ledger is written only by services: read-only here.
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(admin.ModelAdmin):
+class ModerationActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Moderation, as the services recorded it."""
+
     list_display = ("created_at", "admin", "action", "user", "table_id", "reason")
     list_filter = ("action",)
     list_select_related = ("admin", "user")
     search_fields = ("admin__username", "user__username", "reason")
     date_hierarchy = "created_at"
-
-    # Moderation leaves these rows through the services: read-only here.
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

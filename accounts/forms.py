@@ -123,7 +123,3 @@ class KeyBindingsForm(forms.Form):
                 self.add_error(action, f"Already used for “{KEY_ACTION_LABELS[seen[normal]]}”.")
             seen[normal] = action
         return data
-
-
-class RefillForm(forms.Form):
-    pass

@@ -9,18 +9,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html
 
+from config.admin_mixins import ReadOnlyMixin
 from games.models import Game, Participation
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class ParticipationInline(ReadOnlyMixin, admin.TabularInline):

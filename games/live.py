@@ -87,6 +87,9 @@ class LiveGameBase:
     Intent: Any
     TEMPLATE: str
     FRAMES: tuple[type[Frame], ...] = ()  # the game's intents as typed frames (games/wire.py)
+    # The results panel's columns of the game's own numbers: (heading, Standing field).
+    RESULT_COLUMNS: tuple[tuple[str, str], ...] = (("Score", "score"),)
+    POINTS_HEADING = "Points"  # the leaderboard points column, at competitive tables
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.setup = setup
@@ -181,13 +184,14 @@ class LiveGameBase:
             parts = [by_seat[seat] for seat in standing.seats if seat in by_seat]
             rows.append({
                 **asdict(standing),
+                "values": [getattr(standing, key) for _, key in self.RESULT_COLUMNS],
                 "names": " + ".join(self.name(seat) for seat in standing.seats),
                 "points": sum(p.points for p in parts),
                 "chips": sum(p.chips_delta for p in parts),
             })
         context = {
             "rows": rows, "game": game_row, "termination": outcome.termination.words, "oob": True,
-            **self.results_context(),
+            "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
         }
         return render_to_string(self.TEMPLATE + "#results", context) + self._clock_over()
 

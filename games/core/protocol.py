@@ -13,7 +13,10 @@ from typing import Any, ClassVar
 
 from games.core.errors import IllegalIntent, InvalidOptions, Refusal
 
-__all__ = ["FORFEIT", "Event", "IllegalIntent", "InvalidOptions", "OptionsMixin", "Refusal", "Replayable"]
+__all__ = [
+    "FORFEIT", "Event", "GameFinished", "IllegalIntent", "InvalidOptions", "OptionsMixin", "PlayerLeft", "Refusal",
+    "Replayable",
+]
 
 FORFEIT = "forfeit"  # how a forfeit is written in every game's input log
 
@@ -28,6 +31,20 @@ class Event:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    """The player ``seat`` forfeited (every game)."""
+
+    kind: ClassVar[str] = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished(Event):
+    """The game is over (seat 0); its ``outcome()`` says how (every game)."""
+
+    kind: ClassVar[str] = "finished"
 
 
 class OptionsMixin:

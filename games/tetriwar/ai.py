@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from games.tetriwar import constants as C
 from games.tetriwar.engine import Game, Intent
+from games.tetriwar.field import fits
 from games.tetriwar.pieces import BOTTOMS, CELLS, KICKS, SHAPES, X_OFFSET, column_tops
 from games.tetriwar.player import Player
 
@@ -153,16 +154,6 @@ SPAWN_SHAPES = {kind: SHAPES[kind][0][C.SPAWN_COLUMN + X_OFFSET] for kind in CEL
 
 State = tuple[int, int, int]  # rotation, box column, box row (field rows, 0 = top)
 Landing = tuple[tuple[int, int], ...]  # the locked piece as ((field row, row mask), ...)
-
-
-def fits(masks: list[int], shape, y: int) -> bool:
-    """As ``Player.fits``: ``masks`` has the floor rows below the field."""
-    if shape is None or y + shape[0][0] < 0:
-        return False
-    for offset, mask in shape:
-        if masks[y + offset] & mask:
-            return False
-    return True
 
 
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from games.core.protocol import Event
+from games.core.protocol import GameFinished as GameFinished  # every game's, re-exported
+from games.core.protocol import PlayerLeft as PlayerLeft
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +81,6 @@ class Eliminated(Event):
     kind: ClassVar[str] = "eliminated"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerLeft(Event):
-    kind: ClassVar[str] = "left"
-
-
-@dataclass(frozen=True, slots=True)
-class GameFinished(Event):
-    kind: ClassVar[str] = "finished"
 
 
 @dataclass(frozen=True, slots=True)

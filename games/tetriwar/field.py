@@ -175,3 +175,16 @@ class Field:
 def field(*rows: str) -> Field:
     """Shorthand for tests: ``field("..........", "XXXXXXXXX.")`` (bottom-aligned)."""
     return Field.from_rows(*rows)
+
+
+def fits(masks: list[int], shape, y: int) -> bool:
+    """Whether a piece of ``shape`` (``pieces.SHAPES``: (row offset, row mask) pairs,
+    None off the field) sits at row ``y`` on ``masks`` (the field's rows, with the
+    floor rows below) without touching a block: the one overlap test of the engine
+    and the computer player."""
+    if shape is None or y + shape[0][0] < 0:
+        return False
+    for offset, mask in shape:
+        if masks[y + offset] & mask:
+            return False
+    return True

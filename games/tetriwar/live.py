@@ -34,6 +34,7 @@ class TetriWarLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = "games/tetriwar/partials.html"
     FRAMES = (*KEYS, Bomb)
+    RESULT_COLUMNS = (("Score", "score"), ("Lines", "lines"), ("Topped out", "eliminations"))
 
     def make_bot(self, level: str, rng: random.Random) -> TetriWarAI:
         return TetriWarAI(level, rng)

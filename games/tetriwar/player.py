@@ -24,7 +24,7 @@ from games.tetriwar.events import (
     ScoreChanged,
     StoreChanged,
 )
-from games.tetriwar.field import Field
+from games.tetriwar.field import Field, fits
 from games.tetriwar.pieces import CELLS, KICKS, ROW_COLUMNS, SHAPES, X_OFFSET, Bag
 
 INF = math.inf
@@ -130,13 +130,7 @@ class Player:
         return SOFT_DROP[self.level] if self.soft else GRAVITY[self.level]
 
     def fits(self, shape, y: int) -> bool:
-        masks = self.field.masks
-        if shape is None or y + shape[0][0] < 0:
-            return False
-        for offset, mask in shape:
-            if masks[y + offset] & mask:
-                return False
-        return True
+        return fits(self.field.masks, shape, y)
 
     def ghost_y(self) -> int:
         shape, y = self.shape, self.y

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.core.protocol import Event
+from games.core.protocol import Event, GameFinished
+from games.core.protocol import PlayerLeft as PlayerLeft  # every game's, re-exported
 from games.viertris.board import Cell
 
 # Every event has ``seat`` (0 = the whole game) and a ``kind`` naming what changed:
@@ -55,11 +56,4 @@ class TurnChanged(Event):
     kind: ClassVar[str] = "turn"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerLeft(Event):
-    kind: ClassVar[str] = "left"
-
-
-@dataclass(frozen=True, slots=True)
-class Finished(Event):
-    kind: ClassVar[str] = "finished"
+Finished = GameFinished  # the name Viertris's engine and tests use

@@ -51,6 +51,8 @@ class ViertrisLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = TEMPLATE
     FRAMES = (Drop,)
+    RESULT_COLUMNS = (("Points", "score"),)
+    POINTS_HEADING = "Ranking"
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)

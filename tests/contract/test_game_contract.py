@@ -142,3 +142,14 @@ def test_every_refusal_has_a_code_and_changes_nothing(spec):
                 assert err.message
                 assert live.game.to_text() == before, f"{text!r} was refused but changed the game"
     assert refused  # garbage is refused, not taken
+
+
+def test_its_results_panel_names_every_player_and_how_the_game_ended(spec):
+    live = bots_game(spec, seed=11)
+    html = live.render_results(None)
+    assert 'id="results"' in html and 'hx-swap-oob="true"' in html
+    assert live.game.outcome().termination.words in html
+    for seat in live.seats:
+        assert f"Player {seat}" in html
+    aborted = spec.live.render_aborted("The server stopped.")
+    assert "Game aborted" in aborted and "The server stopped." in aborted
