@@ -48,6 +48,11 @@ FRAMES_REFUSED = Counter(
     "count sockets and page requests refused for their address's limits.",
     ["code"],
 )
+MESSAGES_REFUSED = Counter(
+    "tetriwar_messages_refused",
+    "Messages to a table host of no declared type, or with wrong fields (games/messages.py), by type.",
+    ["type"],
+)
 HOST_QUEUE_DEPTH = Histogram(
     "tetriwar_host_queue_depth",
     "Messages waiting in a table's inbox when its host took them (one observation per step).",

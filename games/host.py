@@ -37,7 +37,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
-from games import services
+from games import messages, services
 from games.core.protocol import IllegalIntent
 from games.live import LiveGame, live_game_for
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
@@ -55,7 +55,7 @@ QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BU
 # only queue on their table, or are refused if it has none. Everything else keeps the
 # host channel's order behind "host.start", which waits on the database: an abort or a
 # sync sent as a game starts must find its table.
-DIRECT_TYPES = ("host.intent",)
+DIRECT_TYPES = (messages.Intent.__struct_config__.tag,)
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
 # When this process started: games still marked running that began earlier were
 # hosted by a process that is gone.
@@ -70,18 +70,18 @@ class Inbox:
     is one future and, with a deadline, one timer."""
 
     def __init__(self) -> None:
-        self.messages: deque[dict[str, Any]] = deque()
+        self.messages: deque[Any] = deque()
         self.waiter: asyncio.Future | None = None
 
     def __len__(self) -> int:
         return len(self.messages)
 
-    def put(self, message: dict[str, Any]) -> None:
+    def put(self, message: Any) -> None:
         self.messages.append(message)
         if self.waiter is not None:
             _wake(self.waiter)
 
-    async def take_all(self, timeout: float | None) -> list[dict[str, Any]]:
+    async def take_all(self, timeout: float | None) -> list[Any]:
         """Every waiting message, in order; if none waits, the ones that come within
         ``timeout`` seconds (None: however long it takes), else an empty list."""
         if not self.messages:
@@ -166,9 +166,10 @@ class LiveTable:
                 deadlines.append(conn.gone_since + RECONNECT_SECONDS)
         return min(deadlines) if deadlines else None
 
-    async def step(self, batch: list[dict[str, Any]]) -> None:
+    async def step(self, batch: list[messages.HostMessage]) -> None:
         HOST_QUEUE_DEPTH.observe(len(batch))
-        arrived = min((m["arrived"] for m in batch if "arrived" in m), default=None)  # the oldest intent's
+        # the oldest intent's arrival, for the intent latency
+        arrived = min((m.arrived for m in batch if type(m) is messages.Intent), default=None)
         now = self.now()
         if not self.started and now >= self.start_at:
             self.started = True
@@ -197,42 +198,55 @@ class LiveTable:
             await self.finish()
 
     async def handle(
-        self, message: dict[str, Any], now: float, events: list[Any], acks: list[tuple[int, int]]
+        self, message: messages.HostMessage, now: float, events: list[Any], acks: list[tuple[int, int]]
     ) -> None:
-        kind = message["type"]
-        reply = message.get("reply")
-        if kind == "host.intent":
-            try:
-                if not self.started:
-                    raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
-                events.extend(self.live.apply(message["seat"], message["intent"], now))
-            except IllegalIntent as err:
-                if reply:
-                    await self.reply(reply, error_fragment(err.message, err.code))
-                return
-            if isinstance(message.get("seq"), int):
-                acks.append((message["seat"], message["seq"]))
-        elif kind == "host.sync":
-            seat = message.get("seat")
-            if seat in self.connections and reply:
-                conn = self.connections[seat]
-                conn.sockets.add(reply)
-                conn.gone_since = None
-            if reply:
-                await self.reply(reply, self.versioned(self.live.render_full(now, self.start_at)))
-        elif kind == "host.gone":
-            conn = self.connections.get(message.get("seat"))
-            if conn is not None:
-                conn.sockets.discard(reply)
-                if not conn.sockets and not self.live.has_left(message["seat"]):
-                    conn.gone_since = now
-        elif kind == "host.forfeit":
-            seat = message["seat"]
-            if self.started and not self.live.has_left(seat):
-                events.extend(self.live.forfeit(seat, now))
-        elif kind == "host.abort":
-            await self.abort(message.get("reason") or "The game was aborted.")
-        # "host.tick" only wakes the actor: the clocks run in step() whatever came.
+        await self.HANDLERS[type(message)](self, message, now, events, acks)
+
+    async def on_intent(self, message: messages.Intent, now: float, events: list, acks: list) -> None:
+        try:
+            if not self.started:
+                raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
+            events.extend(self.live.apply(message.seat, message.intent, now))
+        except IllegalIntent as err:
+            if message.reply:
+                await self.reply(message.reply, error_fragment(err.message, err.code))
+            return
+        if message.seq is not None:
+            acks.append((message.seat, message.seq))
+
+    async def on_sync(self, message: messages.Sync, now: float, events: list, acks: list) -> None:
+        if message.seat in self.connections and message.reply:
+            conn = self.connections[message.seat]
+            conn.sockets.add(message.reply)
+            conn.gone_since = None
+        if message.reply:
+            await self.reply(message.reply, self.versioned(self.live.render_full(now, self.start_at)))
+
+    async def on_gone(self, message: messages.Gone, now: float, events: list, acks: list) -> None:
+        conn = self.connections.get(message.seat)
+        if conn is not None:
+            conn.sockets.discard(message.reply)
+            if not conn.sockets and not self.live.has_left(message.seat):
+                conn.gone_since = now
+
+    async def on_forfeit(self, message: messages.Forfeit, now: float, events: list, acks: list) -> None:
+        if message.seat in self.connections and self.started and not self.live.has_left(message.seat):
+            events.extend(self.live.forfeit(message.seat, now))
+
+    async def on_abort(self, message: messages.Abort, now: float, events: list, acks: list) -> None:
+        await self.abort(message.reason or "The game was aborted.")
+
+    async def on_tick(self, message: messages.Tick, now: float, events: list, acks: list) -> None:
+        pass  # it only wakes the actor: the clocks run in step() whatever came
+
+    HANDLERS = {
+        messages.Intent: on_intent,
+        messages.Sync: on_sync,
+        messages.Gone: on_gone,
+        messages.Forfeit: on_forfeit,
+        messages.Abort: on_abort,
+        messages.Tick: on_tick,
+    }
 
     async def reply(self, channel: str, html: str) -> None:
         await self.host.layer.send(channel, {"type": "game.fragment", "html": html})
@@ -283,23 +297,27 @@ class GameHost:
         self.layer = get_channel_layer()
         self.tables: dict[int, LiveTable] = {}
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        if message["type"] == "host.start":
-            await self.start(message["game_id"])
+    async def dispatch(self, raw: dict[str, Any]) -> None:
+        """Take a message off the layer: decoded into its declared type (a message of
+        none is logged and counted, games/messages.py), then queued on its table."""
+        message = messages.decode(raw)
+        if message is None:
             return
-        table = self.tables.get(message.get("table_id"))
+        if type(message) is messages.Start:
+            await self.start(message.game_id)
+            return
+        table = self.tables.get(message.table_id)
         if table is None:
-            reply = message.get("reply")
-            if message["type"] == "host.intent" and reply:
+            if type(message) is messages.Intent and message.reply:
                 await self.layer.send(
-                    reply,
+                    message.reply,
                     {"type": "game.fragment", "html": error_fragment("No game is running at this table.", "NO_GAME")},
                 )
             return
-        if message["type"] == "host.intent" and len(table.inbox) >= QUEUE_LIMIT:
-            raise ChannelFull(host_channel(table.table_id))
-        if message["type"] == "host.intent":
-            message["arrived"] = time.perf_counter()  # for the intent latency (LiveTable.step)
+        if type(message) is messages.Intent:
+            if len(table.inbox) >= QUEUE_LIMIT:
+                raise ChannelFull(host_channel(table.table_id))
+            message.arrived = time.perf_counter()  # for the intent latency (LiveTable.step)
         table.inbox.put(message)
 
     async def start(self, game_id: int) -> None:
@@ -406,8 +424,8 @@ async def heartbeat(shards: list[int]) -> None:
         await asyncio.sleep(HEARTBEAT_SECONDS)
 
 
-async def send_to_host(message: dict[str, Any]) -> None:
-    await get_channel_layer().send(host_channel(message["table_id"]), message)
+async def send_to_host(message: messages.HostMessage) -> None:
+    await get_channel_layer().send(host_channel(message.table_id), message.to_dict())
 
 
 class GameHostWorker:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.models import ChipTransaction, User
 from accounts.services import ChipsError, chips_change
+from games import messages
 from games.core.errors import Refusal
 from games.core.outcome import Outcome, Termination
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
@@ -79,7 +80,7 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
         game.pot = table.stake * len(paying)
         game.save(update_fields=["pot"])
     GameLog.objects.create(game=game)
-    transaction.on_commit(lambda: _tell_host({"type": "host.start", "game_id": game.pk, "table_id": table.pk}))
+    transaction.on_commit(lambda: _tell_host(messages.Start(table_id=table.pk, game_id=game.pk)))
     return game
 
 
@@ -93,10 +94,8 @@ def chips_refill(*, user: User, today: dt.date | None = None) -> ChipTransaction
     return account_services.chips_refill(user=user, today=today, chips_in_pots=chips_in_pots(user.pk))
 
 
-def _tell_host(message: dict[str, Any]) -> None:
-
-
-    async_to_sync(get_channel_layer().send)(host_channel(message["table_id"]), message)
+def _tell_host(message: messages.HostMessage) -> None:
+    async_to_sync(get_channel_layer().send)(host_channel(message.table_id), message.to_dict())
 
 
 def game_setup(*, game_id: int) -> dict[str, Any] | None:
@@ -285,9 +284,9 @@ def game_abort_running(*, table_id: int, reason: str) -> None:
     if game_id is None:
         return
     game_abort(game_id=game_id, reason=reason)
-    transaction.on_commit(lambda: _tell_host({"type": "host.abort", "table_id": table_id, "reason": reason}))
+    transaction.on_commit(lambda: _tell_host(messages.Abort(table_id=table_id, reason=reason)))
 
 
 def game_forfeit_request(*, table_id: int, seat: int) -> None:
     """Make a seat forfeit the table's running game (a ban), after commit."""
-    transaction.on_commit(lambda: _tell_host({"type": "host.forfeit", "table_id": table_id, "seat": seat}))
+    transaction.on_commit(lambda: _tell_host(messages.Forfeit(table_id=table_id, seat=seat)))

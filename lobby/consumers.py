@@ -5,7 +5,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 
-from games import wire
+from games import messages, wire
 from games.host import ensure_embedded_host, send_to_host
 from games.live import live_frames
 from games.registry import GAMES
@@ -56,24 +56,22 @@ class TableConsumer(SiteConsumer):
         ensure_embedded_host()
         await self.refresh_seat()
         if self.running:
-            await self.to_host("host.sync")
+            await self.to_host(messages.Sync)
 
     async def on_disconnect(self) -> None:
         if getattr(self, "watching", False):
             await database_sync_to_async(services.watcher_remove)(channel_name=self.channel_name)
             if self.running and self.seat is not None:
-                await self.to_host("host.gone")
+                await self.to_host(messages.Gone)
 
     async def refresh_seat(self) -> None:
         self.seat, self.running = await database_sync_to_async(selectors.seat_and_status)(
             self.table_id, self.player
         )
 
-    async def to_host(self, kind: str, **fields: Any) -> None:
+    async def to_host(self, kind: type[messages.HostMessage], **fields: Any) -> None:
         try:
-            await send_to_host(
-                {"type": kind, "table_id": self.table_id, "seat": self.seat, "reply": self.channel_name, **fields}
-            )
+            await send_to_host(kind(table_id=self.table_id, seat=self.seat, reply=self.channel_name, **fields))
         except ChannelFull:
             raise ClientError("BUSY", "The game server is overloaded; that key press was lost.") from None
 
@@ -83,16 +81,16 @@ class TableConsumer(SiteConsumer):
             raise ClientError("WRONG_TABLE", "That message names another table; this socket is for this one.")
         if isinstance(frame, wire.Resync):
             if await self.spend(frame.cost):
-                await self.to_host("host.sync")
+                await self.to_host(messages.Sync)
             return
         if self.seat is None:
             raise ClientError("SPECTATOR", "Spectators watch; take a seat before the next game to play.")
         if not self.running:
             raise ClientError("NO_GAME", "No game is running at this table.")
         if isinstance(frame, wire.Forfeit):
-            await self.to_host("host.forfeit")
+            await self.to_host(messages.Forfeit)
             return
-        await self.to_host("host.intent", intent=frame.intent_text(), seq=frame.seq)
+        await self.to_host(messages.Intent, intent=frame.intent_text(), seq=frame.seq)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Everything this socket needs is in the message: no query per socket.

@@ -11,6 +11,7 @@ from django.test import Client
 
 from config.asgi import application
 from games import host as game_host
+from games import messages
 from lobby.edge import edge
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -88,4 +89,4 @@ async def receive_until(ws, pattern: str, timeout: float = 3.0) -> str:
 
 
 async def tick(table_id: int) -> None:
-    await game_host.send_to_host({"type": "host.tick", "table_id": table_id})
+    await game_host.send_to_host(messages.Tick(table_id=table_id))
