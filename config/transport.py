@@ -35,10 +35,10 @@ One frame for a whole table:
 - **Broadcasts are framed once.** Every socket of a table receives the same
   fragments. autobahn's public broadcast API (``PreparedMessage``, sent with
   ``sendPreparedMessage``) builds a frame's bytes once for all its sockets, where
-  Daphne's ``websocket.send`` encodes and frames the text again for each. A
-  ``websocket.send`` message may carry, beside its ``text``, the ``prepared``
-  message for it (``prepared_text``); this protocol sends that, and any other
-  server, or a test's communicator, sends the ``text`` as usual.
+  Daphne's ``websocket.send`` encodes and frames the text again for each. Under
+  Daphne a relay hands the prepared frame to the connection itself
+  (``prepared_sender``: Daphne's send is ``partial(handle_reply, protocol)``);
+  under any other server, or a test's communicator, it sends the text as usual.
 
 - **Shut addresses cost next to nothing.** ``GatedHTTPFactory`` closes a connection
   from an address that the edge has shut for a while (config/network.py) as it is
@@ -54,6 +54,8 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
+from functools import partial
 
 import daphne.server
 from autobahn.websocket.protocol import PreparedMessage
@@ -116,20 +118,37 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
 
 
     def handle_reply(self, message) -> None:
-        prepared = message.get("prepared")
-        if prepared is not None and message["type"] == "websocket.send" and self.state == self.STATE_OPEN:
-            if self.send_queue or self._perMessageCompress is not None:
-                self.sendPreparedMessage(prepared)
-            else:
-                # what sendPreparedMessage does here, less sendData's debug line, whose
-                # arguments autobahn formats for every frame even when nothing logs it
-                self.transport.write(prepared.payloadHybi)
-            return
         super().handle_reply(message)
         if message.get("stop_reading") and message["type"] == "websocket.close":
             # A socket closed for flooding: what it sends until autobahn's close
             # handshake times out (a second) is not even read.
             self.transport.pauseProducing()
+
+
+    def send_prepared(self, prepared: PreparedMessage) -> None:
+        """Send a broadcast's frame, built once (``prepared_text``); nothing once the
+        connection is no longer open (nobody is there to read it)."""
+        if self.state != self.STATE_OPEN:
+            return
+        if self.send_queue or self._perMessageCompress is not None:
+            self.sendPreparedMessage(prepared)
+        else:
+            # what sendPreparedMessage does here, less sendData's debug line, whose
+            # arguments autobahn formats for every frame even when nothing logs it
+            self.transport.write(prepared.payloadHybi)
+
+
+def prepared_sender(send) -> Callable[[PreparedMessage], None] | None:
+    """The connection's ``send_prepared`` when ``send`` is Daphne's own send for one
+    of our connections (``partial(Server.handle_reply, protocol)``), else None (a
+    test's communicator, another server). A relay then writes the broadcast's frame
+    to the connection directly: no coroutine, no message, no look-up of the
+    connection per socket per fragment (the hottest path of the site)."""
+    if isinstance(send, partial) and getattr(send.func, "__name__", "") == "handle_reply" and send.args:
+        protocol = send.args[0]
+        if isinstance(protocol, BoundedWebSocketProtocol):
+            return protocol.send_prepared
+    return None
 
 
 class PreparedText:
@@ -189,6 +208,8 @@ def check() -> None:
     missing = [name for name in AUTOBAHN_SEND_STATE if name not in made]
     if missing:
         raise LibraryChanged(f"autobahn's protocol has no {', '.join(missing)}: review config/transport.py")
+    if "partial(self.handle_reply, protocol)" not in inspect.getsource(daphne.server.Server.create_application):
+        raise LibraryChanged("Daphne's send is no longer partial(handle_reply, protocol): review config/transport.py")
     if daphne.server.HTTPFactory not in (HTTPFactory, GatedHTTPFactory) or "HTTPFactory(self)" not in inspect.getsource(
         daphne.server.Server.run
     ):

@@ -20,7 +20,7 @@ from django.contrib.auth import SESSION_KEY
 from accounts.identity import PlayerRef, player_from_scope
 from accounts.models import User
 from config.metrics import FRAMES_REFUSED, MESSAGES_REFUSED
-from config.transport import prepared_text
+from config.transport import prepared_sender, prepared_text
 from games import wire
 from games.core.errors import Refusal
 from games.wire import error_fragment
@@ -55,8 +55,10 @@ class ServerSendMiddleware:
     with an HTTP response. A WebSocket frame never carries one, yet the wrapper still
     asks the lazy session on every frame whether it changed: a measurable share of
     relaying a game's fragments to every socket of a table, the hottest path of the
-    site. Relays go straight to the server (``SiteConsumer.relay``); everything else
-    (accept, close, errors) still goes through the middleware.
+    site. Relays go straight to the server (``SiteConsumer.relay``), and under Daphne
+    straight to the connection, as a frame built once for the table
+    (``config.transport.prepared_sender``); everything else (accept, close, errors)
+    still goes through the middleware.
 
     A broadcast can reach a socket between its close and its consumer's end (a
     browser that leaves, a socket the edge closed): autobahn refuses the frame with
@@ -73,7 +75,8 @@ class ServerSendMiddleware:
             except Disconnected:
                 pass
 
-        return await self.inner({**scope, "server_send": server_send}, receive, server_send)
+        scope = {**scope, "server_send": server_send, "prepared_send": prepared_sender(send)}
+        return await self.inner(scope, receive, server_send)
 
 
 class SiteConsumer(AsyncWebsocketConsumer):
@@ -128,6 +131,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
         self.groups_joined: list[str] = []
         self.left = False
         self.server_send = self.scope.get("server_send", self.base_send)
+        self.prepared_send = self.scope.get("prepared_send")
         attach = getattr(self.channel_layer, "attach", None)
         if attach is not None:
             attach(self.channel_name, self.relay_event, self.relayed)
@@ -180,7 +184,10 @@ class SiteConsumer(AsyncWebsocketConsumer):
     async def relay(self, html: str) -> None:
         """Pass a fragment rendered elsewhere on to this socket, as it is (framed once
         for all the sockets it goes to, where the server can send a prepared frame)."""
-        await self.server_send({"type": "websocket.send", "text": html, "prepared": prepared_text(html)})
+        if self.prepared_send is not None:  # Daphne: the frame straight to the connection
+            self.prepared_send(prepared_text(html))
+        else:
+            await self.server_send({"type": "websocket.send", "text": html})
 
     async def send_error(self, message: str, code: str = "") -> None:
         await self.send(text_data=error_fragment(message, code))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import socket
+from functools import partial
 
 import daphne.server
 import pytest
@@ -26,6 +27,7 @@ from config.transport import (
     LibraryChanged,
     check,
     install,
+    prepared_sender,
     prepared_text,
 )
 
@@ -236,15 +238,47 @@ def test_a_broadcast_is_framed_once_as_the_text_frame_of_its_text():
     assert prepared_text("<p>other</p>") is not prepared
 
 
-def test_a_prepared_broadcast_goes_out_as_those_bytes_and_the_text_elsewhere(pair):
-    server, client = pair
+def open_protocol(transport) -> BoundedWebSocketProtocol:
     protocol = BoundedWebSocketProtocol.__new__(BoundedWebSocketProtocol)
     protocol.state = protocol.STATE_OPEN
     protocol.send_queue = []
     protocol._perMessageCompress = None
-    protocol.transport = nodelay(Recorded(server))
-    protocol.handle_reply({"type": "websocket.send", "text": "<p>hi</p>", "prepared": prepared_text("<p>hi</p>")})
+    protocol.transport = transport
+    return protocol
+
+
+def test_a_prepared_broadcast_goes_out_as_those_bytes_and_not_after_the_close(pair):
+    server, client = pair
+    protocol = open_protocol(nodelay(Recorded(server)))
+    protocol.send_prepared(prepared_text("<p>hi</p>"))
     assert received(client) == b"\x81\x09<p>hi</p>"
+    protocol.state = protocol.STATE_CLOSING
+    protocol.send_prepared(prepared_text("<p>late</p>"))  # nobody reads it any more
+    assert received(client) == b""
+
+
+def test_a_relay_writes_to_daphnes_connection_directly_and_to_anything_else_through_send(pair):
+    protocol = open_protocol(nodelay(Recorded(pair[0])))
+    server = daphne.server.Server.__new__(daphne.server.Server)  # as create_application makes its send
+    assert prepared_sender(partial(server.handle_reply, protocol)) == protocol.send_prepared
+
+    async def communicator_send(message):
+        pass
+
+    assert prepared_sender(communicator_send) is None
+    assert prepared_sender(partial(server.handle_reply, object())) is None  # not one of our connections
+
+
+def test_the_check_fails_loudly_when_daphnes_send_is_no_longer_a_partial(monkeypatch):
+    real = inspect.getsource
+
+    def without_partial(obj):
+        source = real(obj)
+        return source.replace("partial(self.handle_reply, protocol)", "self.make_send(protocol)")
+
+    monkeypatch.setattr(inspect, "getsource", without_partial)
+    with pytest.raises(LibraryChanged, match="partial"):
+        check()
 
 
 def test_a_socket_closed_for_flooding_is_read_no_more(monkeypatch):
