@@ -47,6 +47,20 @@ class GameFinished(Event):
     kind: ClassVar[str] = "finished"
 
 
+def split_intent(text: object) -> tuple[str, str | None]:
+    """An intent's text form, ``name`` or ``name:argument`` (as the input log and the
+    host keep it), split; anything but text is refused."""
+    if not isinstance(text, str):
+        raise IllegalIntent("UNKNOWN_INTENT", f"An intent is text, not {text!r}.")
+    name, colon, argument = text.partition(":")
+    return name, (argument if colon else None)
+
+
+def require_known(name: str, names: tuple[str, ...]) -> None:
+    if name not in names:
+        raise IllegalIntent("UNKNOWN_INTENT", f"Unknown intent {name!r}; expected one of {', '.join(names)}.")
+
+
 class OptionsMixin:
     """For a game's frozen ``Options`` dataclass: its JSON form, as stored on a table."""
 

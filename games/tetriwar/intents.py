@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.core.protocol import IllegalIntent
+from games.core.protocol import IllegalIntent, require_known, split_intent
 from games.tetriwar.constants import MAX_PLAYERS
 
 NAMES = ("left", "right", "rotate", "soft_drop_on", "soft_drop_off", "hard_drop", "bomb")
@@ -20,10 +20,7 @@ class Intent:
     text: str = field(init=False, repr=False, compare=False)  # str(intent), kept for speed
 
     def __post_init__(self) -> None:
-        if self.name not in NAMES:
-            raise IllegalIntent(
-                "UNKNOWN_INTENT", f"Unknown intent {self.name!r}; expected one of {', '.join(NAMES)}."
-            )
+        require_known(self.name, NAMES)
         if self.target is not None:
             if self.name != "bomb":
                 raise IllegalIntent("BAD_TARGET", f"Only a bomb takes a target, not {self.name!r}.")
@@ -41,10 +38,8 @@ class Intent:
     @classmethod
     def parse(cls, text: str) -> Intent:
         """The inverse of ``str()``: ``"left"``, ``"bomb"``, ``"bomb:3"``."""
-        if not isinstance(text, str):
-            raise IllegalIntent("UNKNOWN_INTENT", f"An intent is text, not {text!r}.")
-        name, colon, target = text.partition(":")
-        if not colon:
+        name, target = split_intent(text)
+        if target is None:
             return cls(name)
         if not (target.isascii() and target.isdigit()):
             raise IllegalIntent(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.core.protocol import IllegalIntent
+from games.core.protocol import IllegalIntent, require_known, split_intent
 from games.viertris import constants as C
 
 
@@ -22,10 +22,7 @@ class Intent:
     NAMES: ClassVar[tuple[str, ...]] = ("drop",)
 
     def __post_init__(self) -> None:
-        if self.name not in self.NAMES:
-            raise IllegalIntent(
-                "UNKNOWN_INTENT", f"Unknown intent {self.name!r}; expected one of {', '.join(self.NAMES)}."
-            )
+        require_known(self.name, self.NAMES)
         if type(self.column) is not int or not 0 <= self.column < C.COLUMNS:
             raise _bad_column(self.column)
 
@@ -39,9 +36,7 @@ class Intent:
     @classmethod
     def parse(cls, text: str) -> Intent:
         """The inverse of ``str()``: ``"drop:3"``."""
-        if not isinstance(text, str):
-            raise IllegalIntent("UNKNOWN_INTENT", f"An intent is text, not {text!r}.")
-        name, _, column = text.partition(":")
+        name, column = split_intent(text)
         return cls(name, _column(column))
 
 

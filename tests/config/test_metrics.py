@@ -18,11 +18,9 @@ from channels.testing import WebsocketCommunicator
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY
 
 from config.asgi import application
-from games import host as game_host
 from games.models import Game
 from lobby import services
-from lobby.edge import edge
-from tests.live.conftest import HOST, ORIGIN, FakeClock, open_socket, receive_until
+from tests.live.conftest import HOST, ORIGIN, open_socket, receive_until
 from tests.live.test_tetriwar_table import seat_everyone, start_game, three_sockets
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -88,25 +86,6 @@ def test_a_forwarded_for_header_makes_nobody_local_unless_a_trusted_proxy_sends_
 
 
 # --- what the live path counts ----------------------------------------------------------
-@pytest.fixture(autouse=True)
-def _in_memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": settings.EMBEDDED_CHANNEL_LAYER}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_edge():
-    edge.clear()
-    yield
-    edge.clear()
-
-
-@pytest.fixture
-def fake_clock(monkeypatch):
-    clock = FakeClock()
-    monkeypatch.setattr(game_host, "clock", clock)
-    return clock
-
-
 @pytest.fixture
 def table(host, opponent):
     return seat_everyone(host, opponent)
