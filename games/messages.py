@@ -21,7 +21,9 @@ from config.metrics import MESSAGES_REFUSED
 log = logging.getLogger(__name__)
 
 
-class HostMessage(msgspec.Struct, tag_field="type", kw_only=True):
+class HostMessage(msgspec.Struct, tag_field="type", kw_only=True, gc=False):
+    """Plain values only (gc=False: the collector need not track thousands a second)."""
+
     table_id: int
 
     def to_dict(self) -> dict:
