@@ -107,7 +107,9 @@ class ImmediateWriteServer(tcp.Server):
 
 
 class BoundedWebSocketProtocol(WebSocketProtocol):
-    """Daphne's WebSocket protocol, with a cap on a message and on unsent bytes."""
+    """Daphne's WebSocket protocol, with a cap on a message and on unsent bytes, a
+    broadcast's frame sent as built once (``send_prepared``), and nothing more read
+    from a socket closed for flooding."""
 
     def connectionMade(self) -> None:
         super().connectionMade()  # autobahn copies the factory's options onto self here
@@ -116,14 +118,12 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
         if isinstance(self.transport, ImmediateWriteServer):
             self.transport.max_unsent = settings.WS_MAX_UNSENT_BYTES
 
-
     def handle_reply(self, message) -> None:
         super().handle_reply(message)
         if message.get("stop_reading") and message["type"] == "websocket.close":
             # A socket closed for flooding: what it sends until autobahn's close
             # handshake times out (a second) is not even read.
             self.transport.pauseProducing()
-
 
     def send_prepared(self, prepared: PreparedMessage) -> None:
         """Send a broadcast's frame, built once (``prepared_text``); nothing once the
