@@ -87,8 +87,8 @@ def database(tmp_path_factory):
 def server(database):
     """The site with its default budgets, on that database."""
     env = {
-        **database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "1",
-        "HTTP_REQUESTS_PER_SECOND": "2", "HTTP_REQUEST_BURST": "10", "HTTP_COOLOFF_SECONDS": "1",
+        **database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "3",
+        "HTTP_REQUESTS_PER_SECOND": "2", "HTTP_REQUEST_BURST": "10", "HTTP_COOLOFF_SECONDS": "3",
     }
     for port in daphne(env, database["tmp"] / "daphne.log"):
         yield {**database, "port": port}
@@ -167,18 +167,21 @@ def test_an_address_refused_for_its_rate_is_closed_before_a_byte_is_read_until_i
     # answer at all; the neighbours' are answered as ever.
     assert http_answer(server, flooder) == b""
     assert http_answer(server, neighbour).startswith(b"HTTP/1.1 ")
-    time.sleep(1.1)
+    time.sleep(3.1)  # the cool-off (3 s here) is over
     assert asyncio.run(_connects(server, flooder))
 
 
 def test_page_requests_over_an_addresss_budget_get_429_and_then_no_answer(server):
     address = "127.0.0.5"
-    statuses = [http_answer(server, address, "/static/missing.txt") for _ in range(12)]
-    assert all(s.startswith(b"HTTP/1.1 ") and b" 429 " not in s for s in statuses[:10])  # the burst
-    assert b" 429 " in statuses[10]  # over it: answered before Django, once
-    assert statuses[11] == b""  # then closed unread for the cool-off (a second)
+    statuses = []
+    while len(statuses) < 30 and not (statuses and b" 429 " in statuses[-1]):
+        statuses.append(http_answer(server, address, "/static/missing.txt"))
+    # the burst, and whatever refilled while it was spent, is answered by Django
+    assert len(statuses) > 10 and all(s.startswith(b"HTTP/1.1 404") for s in statuses[:-1])
+    assert b" 429 " in statuses[-1]  # over it: answered before Django, once
+    assert http_answer(server, address, "/static/missing.txt") == b""  # then closed unread for the cool-off
     assert http_answer(server, "127.0.0.6", "/static/missing.txt").startswith(b"HTTP/1.1 ")
-    time.sleep(1.1)
+    time.sleep(3.1)  # the cool-off (3 s here) is over
     assert http_answer(server, address, "/static/missing.txt").startswith(b"HTTP/1.1 404")
 
 
@@ -187,7 +190,7 @@ def test_a_flooding_socket_is_closed_with_4008_within_a_second_and_its_address_c
     assert code == 4008
     assert seconds < 1.0
     assert not asyncio.run(_connects(server))  # refused (403) during the cool-off
-    time.sleep(1.1)
+    time.sleep(3.1)  # the cool-off (3 s here) is over
     assert asyncio.run(_connects(server))
 
 
