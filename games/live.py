@@ -11,7 +11,7 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 
 from games.core.log import Rows
 from games.core.outcome import Outcome
@@ -65,8 +65,6 @@ def preload() -> None:
     """Load every game's live code and compile its partials now, at start-up, not when
     the first table of the process starts (that player would wait for the imports, and
     each process would pay for them in the middle of play)."""
-    from django.template.loader import get_template
-
     for kind in GAMES:
         get_template(live_game_class(kind).TEMPLATE)
 

@@ -90,18 +90,20 @@ def decode(message: dict) -> HostMessage | None:
     kind = message.get("type") if isinstance(message, dict) else None
     declared = BY_TAG.get(kind) if isinstance(kind, str) else None
     if declared is None:
-        _refuse(kind, "no such type")
+        refuse_message(kind, "no such type")
         return None
     try:
         return msgspec.convert(message, declared)
     except msgspec.ValidationError as err:
-        _refuse(kind, str(err))
+        refuse_message(kind, str(err))
         return None
 
 
-def _refuse(kind: object, why: str) -> None:
+def refuse_message(kind: object, why: str) -> None:
+    """Count a message nobody takes, by its type, and log it (at most once a second:
+    a misbehaving sender must not flood the log)."""
     MESSAGES_REFUSED.labels(type=str(kind)[:40]).inc()
     now = time.monotonic()
     if now - _LAST_LOG[0] >= 1.0:
         _LAST_LOG[0] = now
-        log.warning("game host: refused a message of type %r: %s", kind, why)
+        log.warning("refused a message of type %r: %s", kind, why)

@@ -120,6 +120,11 @@ class Edge:
         self.__init__()
         gate.clear()
 
+    def count(self, reason: str, code: str) -> None:
+        """One refusal: in this process's books (``refused``) and on /metrics (by code)."""
+        self.refused[reason] += 1
+        FRAMES_REFUSED.labels(code).inc()
+
     # --- addresses ----------------------------------------------------------------
     def book(self, key: str) -> Address:
         self.sweep()
@@ -137,17 +142,14 @@ class Edge:
         book = self.book(key)
         now = time.monotonic()
         if book.cool_until > now:
-            self.refused["address_cooling"] += 1
-            FRAMES_REFUSED.labels("ADDRESS_COOLING").inc()
+            self.count("address_cooling", "ADDRESS_COOLING")
             gate.close_until(key, book.cool_until)
             return "address_cooling"
         if book.open >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
-            self.refused["address_open"] += 1
-            FRAMES_REFUSED.labels("ADDRESS_OPEN").inc()
+            self.count("address_open", "ADDRESS_OPEN")
             return "address_open"
         if not book.new.take():
-            self.refused["address_rate"] += 1
-            FRAMES_REFUSED.labels("ADDRESS_RATE").inc()
+            self.count("address_rate", "ADDRESS_RATE")
             gate.close_until(key, now + max(book.new.wait(), RATE_SHUT_SECONDS))
             return "address_rate"
         book.open += 1
@@ -159,8 +161,7 @@ class Edge:
         book = self.book(key)
         if book.requests.take():
             return True
-        self.refused["address_requests"] += 1
-        FRAMES_REFUSED.labels("ADDRESS_REQUESTS").inc()
+        self.count("address_requests", "ADDRESS_REQUESTS")
         gate.close_until(key, time.monotonic() + settings.HTTP_COOLOFF_SECONDS)
         return False
 
@@ -263,8 +264,7 @@ class SocketBudget:
         if self.closed:
             return
         self.closed = True
-        edge.refused["over_budget"] += 1
-        FRAMES_REFUSED.labels("FLOOD").inc()
+        edge.count("over_budget", "FLOOD")
         edge.cool_down(self.address)
         message = "Too many messages: this connection is closed. Reload the page to carry on."
         try:

@@ -8,7 +8,6 @@ code, to that socket only, and changes nothing.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -19,14 +18,13 @@ from django.contrib.auth import SESSION_KEY
 
 from accounts.identity import PlayerRef, player_from_scope
 from accounts.models import User
-from config.metrics import FRAMES_REFUSED, MESSAGES_REFUSED
+from config.metrics import FRAMES_REFUSED
 from config.transport import prepared_sender, prepared_text
 from games import wire
 from games.core.errors import Refusal
+from games.messages import refuse_message
 from games.wire import error_fragment
 from lobby.broadcast import identity_key, user_group
-
-log = logging.getLogger(__name__)
 
 # Close codes in the application range (4000–4999).
 CLOSE_BANNED = 4003
@@ -111,9 +109,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
         if handler is None:
             # A message no consumer declares a handler for (an old process, a typo):
             # counted and logged, and the socket goes on.
-            kind = str(message.get("type"))[:40]
-            MESSAGES_REFUSED.labels(type=kind).inc()
-            log.warning("%s: no handler for a message of type %r", type(self).__name__, kind)
+            refuse_message(message.get("type"), f"{type(self).__name__} has no handler for it")
             return
         await handler(message)
 
