@@ -8,16 +8,19 @@ Embedded (the default): starts one Daphne process (SQLite in a temporary file, t
 in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
 scratch PostgreSQL database (``tetriwar_bench_<random>`` as postgres@127.0.0.1:5432,
 dropped at the end), uses a Redis database of its own (``--redis-db``, flushed before
-and after), and starts two Daphne processes and W ``manage.py runworker game-host-…``
-workers (K shards, ``GAME_HOST_SHARDS``, split over the workers; default one of each),
-all on the same environment; it waits for every shard's heartbeat before playing.
+and after), and starts two Daphne processes, each hosting half of K shards
+(``GAME_HOST_SHARDS``, default 2; ``HOSTED_SHARDS``), with a table's sockets routed to
+the process hosting it, as the README's proxy does; with ``--workers W`` the tables are
+hosted instead by W ``manage.py runworker game-host-…`` workers (K shards split over
+them, default K = W) and the sockets of one table alternate between the two Daphnes.
+It waits for every shard's heartbeat before playing.
 Every server process gets its whole configuration from the environment the bench
 sets (``server_env``: ``DEBUG=false``, a random ``SECRET_KEY``,
 ``SECURE_SSL_REDIRECT=false``, ``ALLOWED_HOSTS``), so it runs the same whatever the
 settings' defaults are; the per-address socket limits keep their defaults.
 
 It opens N tables of 4 players and 1 spectator, each a real WebSocket over loopback
-(in scale-out, the sockets of one table alternate between the two Daphnes), at most 16
+(in scale-out, on the Daphne hosting the table, or alternating: above), at most 16
 handshakes at a time and each retried up to 5 times. Each table is one household: its
 sockets and its HTTP requests come from a source address of its own,
 ``127.0.<1 + t // 250>.<1 + t % 250>`` (the whole of 127.0.0.0/8 is loopback), so the
@@ -947,13 +950,16 @@ async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: 
 class Room:
     """N live tables of bots and their spectators over real sockets: every socket
     connected, every game started and running (``open``), played until the window
-    closes, and every client ended (``close``). A table's sockets alternate between
-    the servers (``ports``) and come from the table's own source address."""
+    closes, and every client ended (``close``). A table's sockets go to the server
+    hosting the table (``shards``: server n hosts the shards s with s % servers == n),
+    or else alternate between the servers (``ports``); they come from the table's own
+    source address."""
 
     def __init__(self, setups: list[dict], ports: list[int], *, rate: float, seed: int, level: str,
-                 cycle: bool) -> None:
+                 cycle: bool, shards: int | None = None) -> None:
         self.setups = setups
         self.ports = ports
+        self.shards = shards
         self.rate = rate
         self.level = level
         self.cycle = cycle
@@ -966,8 +972,14 @@ class Room:
         self.restarts: set[asyncio.Task] = set()
         self.pool = ThreadPoolExecutor(max_workers=8)  # start buttons pressed in parallel, as people do
 
+    def server_of(self, t: int, socket: int = 0) -> int:
+        """The server (an index into ``ports``) of socket ``socket`` of table ``t``."""
+        if self.shards:
+            return self.setups[t]["table"] % self.shards % len(self.ports)
+        return (t + socket) % len(self.ports)
+
     def table_base(self, t: int) -> str:
-        return self.bases[t % len(self.bases)]
+        return self.bases[self.server_of(t)]
 
     async def restart(self, t: int, setup: dict) -> None:
         loop = asyncio.get_running_loop()
@@ -999,9 +1011,8 @@ class Room:
             track = Track()
             self.tracks.append(track)
             address = setup.get("address")
-            # socket i of table t on server (t + i) % n: one table's players on every server
-            urls = [f"ws://127.0.0.1:{ports[(t + i) % len(ports)]}/ws/table/{setup['table']}/" for i in range(5)]
-            origins = [self.bases[(t + i) % len(ports)] for i in range(5)]
+            urls = [f"ws://127.0.0.1:{ports[self.server_of(t, i)]}/ws/table/{setup['table']}/" for i in range(5)]
+            origins = [self.bases[self.server_of(t, i)] for i in range(5)]
             for seat in SEATS:
                 bot = Bot(seat, self.level, random.Random(self.rng.random()))
                 stats.bots.append(bot)
@@ -1054,11 +1065,12 @@ class Room:
             self.stats.spectator_timeouts.extend(track.missing_at_spectator())
 
 
-async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int]) -> Stats:
-    """Connect every client (a table's sockets alternate between the servers), start
+async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int],
+                shards: int | None = None) -> Stats:
+    """Connect every client (to its table's host, or alternating: Room), start
     every game, play for S seconds once every game runs, and measure the servers over
     that play window."""
-    room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle)
+    room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards)
     stats, window = room.stats, room.window
     await room.open()
     # The client's own garbage collector must not stop every socket's reading at once:
@@ -1136,18 +1148,19 @@ def main() -> None:
     parser.add_argument("--cycle", action="store_true",
                         help="when a table's game ends, its players mark ready and its host starts the next")
     parser.add_argument("--scale-out", action="store_true",
-                        help="PostgreSQL + Redis, two Daphne processes and runworker table hosts")
+                        help="PostgreSQL + Redis, two Daphne processes hosting the tables")
     parser.add_argument("--shards", type=int, default=0,
-                        help="GAME_HOST_SHARDS (default 1, or --workers in scale-out)")
-    parser.add_argument("--workers", type=int, default=1, help="scale-out: workers sharing the shards")
+                        help="GAME_HOST_SHARDS (default 1; in scale-out 2, or --workers)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="scale-out: host the tables in W runworker workers instead of the Daphnes")
     parser.add_argument("--redis-db", type=int, default=7, help="scale-out: the Redis database (flushed)")
     parser.add_argument("--keep", action="store_true", help="keep the server's database (SQLite) and logs")
     parser.add_argument("--no-floor", action="store_true",
                         help="do not run bench/floor.py (same tables, rate and seconds) after the live run")
     args = parser.parse_args()
-    shards = args.shards or (args.workers if args.scale_out else 1)
-    if args.workers < 1 or shards < 1:
-        parser.error("--shards and --workers must be at least 1")
+    shards = args.shards or ((args.workers or 2) if args.scale_out else 1)
+    if args.workers < 0 or shards < 1:
+        parser.error("--shards must be at least 1, --workers at least 0")
     if args.scale_out and args.workers > shards:
         parser.error(f"--workers {args.workers} needs at least as many shards (--shards {shards})")
     OPTIONS["minutes"] = args.minutes
@@ -1164,12 +1177,15 @@ def main() -> None:
         env = server_env(tmp, database_url=scratch.url if scratch else "", redis_url=redis_url, shards=shards)
         setups = prepare(args.tables, env)
         ports = [free_port() for _ in range(2 if args.scale_out else 1)]
-        for n, port in enumerate(ports, 1):
-            servers.daphne(f"daphne{n}", port, env)
+        hosting = args.scale_out and not args.workers  # the Daphnes host the tables
         if args.scale_out:
             from django.utils import timezone
 
             since = timezone.now()
+        for n, port in enumerate(ports):
+            hosted = ",".join(str(s) for s in range(shards) if s % len(ports) == n) if hosting else ""
+            servers.daphne(f"daphne{n + 1}", port, {**env, "HOSTED_SHARDS": hosted})
+        if args.scale_out:
             for w in range(args.workers):
                 channels = [f"game-host-{s}" for s in range(shards) if s % args.workers == w]
                 servers.start(f"worker{w + 1}", ["manage.py", "runworker", *channels], env)
@@ -1181,7 +1197,8 @@ def main() -> None:
             warm_up(f"http://127.0.0.1:{port}")
         rss_base = rss_mb(servers.pids)
         stats = asyncio.run(drive(
-            setups, ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids
+            setups, ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids,
+            shards if hosting else None,
         ))
         servers.check()
     except BaseException:
@@ -1206,6 +1223,7 @@ def main() -> None:
     if args.scale_out:
         print(f"shards: {shards}")
         print(f"workers: {args.workers}")
+        print(f"sockets_routed_to_host: {str(hosting).lower()}")
     print(f"seconds: {args.seconds}")
     print(f"minutes_per_game: {args.minutes}")
     print(f"players: {args.tables * 4}")

@@ -59,6 +59,10 @@ HOST_QUEUE_DEPTH = Histogram(
     # games/host.py refuses intents as BUSY past QUEUE_LIMIT (1000) waiting.
     buckets=(0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000),
 )
+HUB_OUTBOX_DROPPED = Counter(
+    "tetriwar_hub_outbox_dropped",
+    "Fragments for other processes' sockets dropped because the layer fell too far behind (games/hub.py).",
+)
 
 if MULTIPROC_DIR:
     # This process's live gauges stop counting when it exits (a killed process's

@@ -135,18 +135,14 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", _test_name
 # Channel layer: in-memory (one process) by default; REDIS_URL selects Redis so
 # several processes share tables.
 REDIS_URL = env_str("REDIS_URL", "")
-EMBEDDED_CHANNEL_LAYER = {
-    "BACKEND": "config.layers.EmbeddedChannelLayer",
-    # Every intent of every table passes through the host's channel.
-    "CONFIG": {"channel_capacity": {"game-host-*": 20000}},
-}
+EMBEDDED_CHANNEL_LAYER = {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 if REDIS_URL:
     # Redis pub/sub: a group message is published once and each process fans it out
-    # to its own sockets (the list-based layer wrote one message per socket, read
-    # back one at a time: far too slow for game updates).
+    # to its own sockets. The hot path, a table's intents and fragments, stays inside
+    # the process that hosts the table (games/hub.py); the layer carries the rest.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.layers.PubSubChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
@@ -238,12 +234,21 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# One handler, on the root logger: every line is written once. Django's own default
+# gives the "django" logger a console handler of its own (with DEBUG on), which wrote
+# each of its lines twice, once there and once again through root: it is taken off.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.channels.server": {"level": "WARNING"},
+        # django-axes announces itself in every process and each successful log-in;
+        # its warnings (failures, lockouts) still show.
+        "axes": {"level": "WARNING"},
+    },
 }
 
 # /metrics (config/metrics.py): with several processes, a directory they all share,
@@ -289,6 +294,15 @@ for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_FLOOD_COOLOFF_SECOND
 GAME_HOST_SHARDS = env_int("GAME_HOST_SHARDS", 1)
 if GAME_HOST_SHARDS < 1:
     raise EnvError("GAME_HOST_SHARDS must be at least 1")
+# Scale-out: the shards whose tables this Daphne process hosts itself (games/hub.py),
+# e.g. "0" or "0,2"; a proxy sends each table's sockets to the process hosting it.
+# Empty: this process hosts none (they are hosted by `runworker` workers).
+try:
+    HOSTED_SHARDS = sorted({int(n) for n in env_list("HOSTED_SHARDS", [])})
+except ValueError:
+    raise EnvError("HOSTED_SHARDS must be a comma-separated list of shard numbers") from None
+if any(not 0 <= n < GAME_HOST_SHARDS for n in HOSTED_SHARDS):
+    raise EnvError(f"HOSTED_SHARDS must name shards from 0 to {GAME_HOST_SHARDS - 1} (GAME_HOST_SHARDS)")
 
 # Site rules that are our choices rather than a game's (RULES.md §6).
 SITE_RULES = {

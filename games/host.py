@@ -5,19 +5,21 @@ its input log, and applies messages one at a time from its own queue, as lichess
 round actor does. Every broadcast carries a version (``<!--v12-->`` at the head of
 the fragment batch) so a client that misses one asks for a full resync.
 
-The host is reached only through the channel layer, on the channel of the table's
-shard, ``game-host-<table id % GAME_HOST_SHARDS>``:
+A table is hosted by the process that owns its shard, ``table id % GAME_HOST_SHARDS``;
+that process's hub (games/hub.py) hands it the intents of the table's sockets in the
+same process and hands them its fragments. Everything else, and every message from
+another process, comes on the shard's channel, ``game-host-<shard>``:
 
-- embedded (the default): the same loop runs inside the Daphne process, started the
-  first time a table socket needs it, on every shard;
-- scale-out: ``manage.py runworker game-host-0 game-host-1 …`` runs hosts in worker
-  processes, each owning the shards it listens to. A worker beats a heartbeat per
-  shard; a Daphne process that sees a shard's heartbeat stop aborts that shard's
-  running games (stakes back, players told), and a worker that starts aborts the
-  games its shards left running (their state died with the old process).
+- embedded (the default): the Daphne process hosts every shard, from its start;
+- scale-out: a Daphne process hosts the shards named in ``HOSTED_SHARDS``, and
+  ``manage.py runworker game-host-0 …`` may host shards in a worker process of its
+  own. A host beats a heartbeat per shard; a Daphne process that sees a shard's
+  heartbeat stop aborts that shard's running games (stakes back, players told), and
+  a host that starts aborts the games its shards left running (their state died
+  with the old process).
 
 Consumers never hold game state: they forward intents here and relay what the host
-broadcasts to the table's group.
+publishes.
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ from django.conf import settings
 from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
 from games import messages, services
 from games.core.protocol import IllegalIntent
+from games.hub import hub
 from games.live import LiveGame, live_game_for
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
 from games.wire import error_fragment
-from lobby.broadcast import table_group
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +53,6 @@ RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfe
 HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
 HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, the shard's games are dead
 QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BUSY
-# Intents, the hot path, reach the host in the sender's task (config/layers.py): they
-# only queue on their table, or are refused if it has none. Everything else keeps the
-# host channel's order behind "host.start", which waits on the database: an abort or a
-# sync sent as a game starts must find its table.
-DIRECT_TYPES = (messages.Intent.__struct_config__.tag,)
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
 # When this process started: games still marked running that began earlier were
 # hosted by a process that is gone.
@@ -249,7 +246,7 @@ class LiveTable:
     }
 
     async def reply(self, channel: str, html: str) -> None:
-        await self.host.layer.send(channel, {"type": "game.fragment", "html": html})
+        await self.host.hub.reply(channel, html)
 
     def forfeit_the_gone(self, now: float) -> list[Any]:
         events: list[Any] = []
@@ -268,9 +265,7 @@ class LiveTable:
 
     async def publish(self, html: str, acks: list[tuple[int, int]] = ()) -> None:
         self.version += 1
-        await self.host.layer.group_send(
-            table_group(self.table_id), {"type": "game.fragment", "html": self.versioned(html, acks)}
-        )
+        await self.host.hub.publish(self.table_id, self.versioned(html, acks))
 
     async def finish(self) -> None:
         self.done = True
@@ -291,27 +286,35 @@ class LiveTable:
 
 
 class GameHost:
-    """All live tables of this process. One per worker (or per Daphne, embedded)."""
+    """All live tables of this process: one per process that hosts shards."""
 
     def __init__(self) -> None:
-        self.layer = get_channel_layer()
+        self.hub = hub()
+        self.hub.host = self
         self.tables: dict[int, LiveTable] = {}
 
     async def dispatch(self, raw: dict[str, Any]) -> None:
         """Take a message off the layer: decoded into its declared type (a message of
-        none is logged and counted, games/messages.py), then queued on its table."""
+        none is logged and counted, games/messages.py), then accepted."""
         message = messages.decode(raw)
-        if message is None:
-            return
-        if type(message) is messages.Start:
+        if message is not None:
+            await self.accept(message)
+
+    async def accept(self, message: messages.HostMessage) -> None:
+        """Queue a message on its table (or start one). Raises ChannelFull when the
+        table has too many intents waiting."""
+        kind = type(message)
+        if kind is messages.Start:
             await self.start(message.game_id)
+            return
+        if kind is messages.Watch or kind is messages.Unwatch:
+            self.hub.watch(message)  # whether the table's fragments must cross the layer
             return
         table = self.tables.get(message.table_id)
         if table is None:
             if type(message) is messages.Intent and message.reply:
-                await self.layer.send(
-                    message.reply,
-                    {"type": "game.fragment", "html": error_fragment("No game is running at this table.", "NO_GAME")},
+                await self.hub.reply(
+                    message.reply, error_fragment("No game is running at this table.", "NO_GAME")
                 )
             return
         if type(message) is messages.Intent:
@@ -333,10 +336,7 @@ class GameHost:
             )
             reason = "The game could not start; stakes were returned."
             await database_sync_to_async(services.game_abort)(game_id=game_id, reason=reason)
-            await self.layer.group_send(
-                table_group(setup["table_id"]),
-                {"type": "game.fragment", "html": error_fragment(reason, "NOT_STARTED")},
-            )
+            await self.hub.publish(setup["table_id"], error_fragment(reason, "NOT_STARTED"))
             return
         table = LiveTable(self, setup["table_id"], game_id, live)
         self.tables[setup["table_id"]] = table
@@ -359,40 +359,57 @@ class GameHostConsumer(AsyncConsumer):
         await GameHostConsumer.host.dispatch(message)
 
 
-_embedded: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+_started: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
-def ensure_embedded_host() -> None:
-    """Embedded mode: run the host inside this process, once per event loop.
-    Scale-out mode: run the watchdog of the workers' heartbeats instead."""
+def start_hosting() -> None:
+    """Host this process's shards, once per event loop, from the server's start
+    (lobby/presence.py): every shard embedded; in scale-out the ``HOSTED_SHARDS``,
+    if any, beside the watch over every host's heartbeat."""
     loop = asyncio.get_running_loop()
-    task = _embedded.get(loop)
+    task = _started.get(loop)
     if task is not None and not task.done():
         return
-    for old in [old for old in _embedded if old.is_closed()]:
-        del _embedded[old]
-    _embedded[loop] = loop.create_task(_watchdog() if settings.REDIS_URL else _embedded_loop())
+    for old in [old for old in _started if old.is_closed()]:
+        del _started[old]
+    _started[loop] = loop.create_task(_scale_out() if settings.REDIS_URL else _host(None))
 
 
-async def _embedded_loop() -> None:
+async def _scale_out() -> None:
+    shards = sorted(hub().hosted)
+    await asyncio.gather(_watchdog(), *([_host(shards)] if shards else []))
+
+
+async def _host(shards: list[int] | None) -> None:
+    """Host the given shards (None: every shard, and this is the only process)."""
     layer = get_channel_layer()
     host = GameHost()
     GameHostConsumer.host = host
-    # Games marked running that began before now were run by an earlier process.
+    # Games of these shards marked running that began before now were run by an
+    # earlier process: their state died with it.
     await database_sync_to_async(services.games_reconcile)(
-        shards=None, reason=RESTART_REASON, started_before=PROCESS_STARTED
+        shards=shards, reason=RESTART_REASON, started_before=PROCESS_STARTED
     )
-    channels = [f"{HOST_CHANNEL_PREFIX}{n}" for n in range(shard_count())]
-    attach = getattr(layer, "attach", None)
-    if attach is not None:
-        for channel in channels:
-            attach(channel, host.dispatch, DIRECT_TYPES)
-    await asyncio.gather(*(_listen(layer, host, channel) for channel in channels))
+    channels = [f"{HOST_CHANNEL_PREFIX}{n}" for n in (range(shard_count()) if shards is None else shards)]
+    listening = {channel: asyncio.Event() for channel in channels}
+    tasks = [asyncio.create_task(_listen(layer, host, channel, listening[channel])) for channel in channels]
+    if shards is not None:
+        # Beat only once every channel is heard: the heartbeat tells the other
+        # processes that these shards' messages (a start) will be received, and a
+        # message published before its channel is subscribed to is lost.
+        while not all(event.is_set() for event in listening.values()):
+            for channel, event in listening.items():
+                if not event.is_set():
+                    await layer.send(channel, messages.Tick(table_id=-1).to_dict())
+            await asyncio.sleep(0.05)
+        tasks.append(asyncio.create_task(heartbeat(shards)))
+    await asyncio.gather(*tasks)
 
 
-async def _listen(layer, host: GameHost, channel: str) -> None:
+async def _listen(layer, host: GameHost, channel: str, listening: asyncio.Event) -> None:
     while True:
         message = await layer.receive(channel)
+        listening.set()
         try:
             await host.dispatch(message)
         except ChannelFull:
@@ -406,7 +423,7 @@ LOST_REASON = "The game server stopped; the game was aborted and stakes returned
 
 
 async def _watchdog() -> None:
-    """Scale-out: abort the games of shards whose worker stopped beating."""
+    """Scale-out: abort the games of shards whose host stopped beating."""
     while True:
         await asyncio.sleep(HEARTBEAT_STALE_SECONDS / 2)
         try:
@@ -418,30 +435,24 @@ async def _watchdog() -> None:
 
 
 async def heartbeat(shards: list[int]) -> None:
-    """A worker's pulse: its shards are alive while it beats."""
+    """A host's pulse: its shards are alive while it beats."""
     while True:
-        await database_sync_to_async(services.host_heartbeat)(shards=shards)
+        try:
+            await database_sync_to_async(services.host_heartbeat)(shards=shards)
+        except Exception:
+            log.exception("game host heartbeat failed; trying again")
         await asyncio.sleep(HEARTBEAT_SECONDS)
-
-
-async def send_to_host(message: messages.HostMessage) -> None:
-    await get_channel_layer().send(host_channel(message.table_id), message.to_dict())
 
 
 class GameHostWorker:
     """Mixed into channels' Worker by our ``runworker``: before listening, a worker
-    aborts the games its shards left running, then beats their heartbeat. Its host
-    takes the messages that only queue on a table straight from the layer."""
+    aborts the games its shards left running, then beats their heartbeat."""
 
     async def handle(self):
         shards = [n for n in map(shard_of_channel, self.channels) if n is not None]
         if GameHostConsumer.host is None:
             GameHostConsumer.host = GameHost()
-        attach = getattr(GameHostConsumer.host.layer, "attach", None)
-        if attach is not None:
-            for channel in self.channels:
-                if shard_of_channel(channel) is not None:
-                    attach(channel, GameHostConsumer.host.dispatch, DIRECT_TYPES)
+        GameHostConsumer.host.hub.hosted = frozenset(shards)
         if shards:
             await database_sync_to_async(services.games_reconcile)(
                 shards=shards, reason=RESTART_REASON, started_before=PROCESS_STARTED

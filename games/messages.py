@@ -78,7 +78,20 @@ class Tick(HostMessage, tag="host.tick"):
     """Nothing to do but run the table's clocks now (tests, a wake-up)."""
 
 
-TYPES: tuple[type[HostMessage], ...] = (Start, Intent, Sync, Gone, Forfeit, Abort, Tick)
+class Watch(HostMessage, tag="host.watch"):
+    """These sockets of another process show the table: publish its fragments to the
+    layer too (games/hub.py). Sent as they connect, and again every WATCH_SECONDS."""
+
+    channels: list[str]
+
+
+class Unwatch(HostMessage, tag="host.unwatch"):
+    """These sockets of another process closed."""
+
+    channels: list[str]
+
+
+TYPES: tuple[type[HostMessage], ...] = (Start, Intent, Sync, Gone, Forfeit, Abort, Tick, Watch, Unwatch)
 BY_TAG: dict[str, type[HostMessage]] = {kind.__struct_config__.tag: kind for kind in TYPES}
 _LAST_LOG = [0.0]
 

@@ -6,12 +6,12 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 
 from games import messages, wire
-from games.host import ensure_embedded_host, send_to_host
+from games.host import start_hosting
+from games.hub import hub
 from games.live import live_frames
 from games.registry import GAMES
-from lobby import selectors, services
+from lobby import presence, selectors, services
 from lobby.broadcast import identity_key, lobby_group, table_group
-from lobby.presence import SERVER_ID
 from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
 
 
@@ -44,8 +44,15 @@ class TableConsumer(SiteConsumer):
         await self.accept()
         # Join before announcing ourselves, so this page sees its own arrival too.
         await self.join(table_group(self.table_id))
+        # The game's fragments: from the host in hand if it is in this process, else
+        # through the layer (games/hub.py).
+        self.hub = hub()
+        await self.hub.attach(self.table_id, self.channel_name, self.relay)
         game = await database_sync_to_async(services.watcher_add)(
-            table_id=self.table_id, channel_name=self.channel_name, player=self.player, server=SERVER_ID
+            table_id=self.table_id,
+            channel_name=self.channel_name,
+            player=self.player,
+            server=presence.SERVER_ID,
         )
         if game is None:
             await self.send_error("There is no such table, or it is closed.", "NO_SUCH_TABLE")
@@ -53,12 +60,14 @@ class TableConsumer(SiteConsumer):
             return
         self.watching = True
         self.frames = (*wire.TABLE_FRAMES, *live_frames(game))
-        ensure_embedded_host()
+        start_hosting()  # already running under Daphne (lobby/presence.py); not in tests
         await self.refresh_seat()
         if self.running:
             await self.to_host(messages.Sync)
 
     async def on_disconnect(self) -> None:
+        if getattr(self, "hub", None) is not None:
+            await self.hub.detach(self.table_id, self.channel_name)
         if getattr(self, "watching", False):
             await database_sync_to_async(services.watcher_remove)(channel_name=self.channel_name)
             if self.running and self.seat is not None:
@@ -71,7 +80,9 @@ class TableConsumer(SiteConsumer):
 
     async def to_host(self, kind: type[messages.HostMessage], **fields: Any) -> None:
         try:
-            await send_to_host(kind(table_id=self.table_id, seat=self.seat, reply=self.channel_name, **fields))
+            await self.hub.send(
+                kind(table_id=self.table_id, seat=self.seat, reply=self.channel_name, **fields)
+            )
         except ChannelFull:
             raise ClientError("BUSY", "The game server is overloaded; that key press was lost.") from None
 

@@ -25,7 +25,7 @@ import socket
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games.host import ensure_embedded_host
+from games.host import start_hosting
 from lobby import services
 
 log = logging.getLogger(__name__)
@@ -39,12 +39,13 @@ _started: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 def start() -> None:
     """Reconcile what earlier processes left, and start this process's table host
-    (embedded) or the watch over the workers (scale-out). Once per event loop."""
+    (embedded; in scale-out, its ``HOSTED_SHARDS``) and the watch over the other
+    hosts (scale-out). Once per event loop."""
     loop = asyncio.get_running_loop()
     task = _started.get(loop)
     if task is not None and not task.done():
         return
-    ensure_embedded_host()
+    start_hosting()
     _started[loop] = task = loop.create_task(_presence())
     task.add_done_callback(_report)
 

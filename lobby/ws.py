@@ -82,22 +82,14 @@ class SiteConsumer(AsyncWebsocketConsumer):
     validates frames before ``handle_frame`` sees them."""
 
     player: PlayerRef | None = None
-    # Message types whose handlers only relay to the socket and never wait: the layer
-    # may hand them over in the sender's task (config/layers.py). Not "table.changed":
-    # it also sets this socket's seat, which must stay in order with the consumer's
-    # own reads of it (on connect), so it takes the consumer's queue.
-    relayed: tuple[str, ...] = ("game.fragment", "table.fragment", "lobby.fragment")
 
     async def __call__(self, scope, receive, send):
         try:
             return await super().__call__(scope, receive, send)
         finally:
             # However the consumer ends (a disconnect, an exception in a handler, a
-            # cancellation), what it registered is undone: groups, direct delivery,
-            # and whatever the page registered (a Watcher row, a player's presence).
-            detach = getattr(self.channel_layer, "detach", None)
-            if detach is not None and getattr(self, "channel_name", None):
-                detach(self.channel_name)
+            # cancellation), what it registered is undone: groups, the hub, and
+            # whatever the page registered (a Watcher row, a player's presence).
             await self.leave()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -128,9 +120,6 @@ class SiteConsumer(AsyncWebsocketConsumer):
         self.left = False
         self.server_send = self.scope.get("server_send", self.base_send)
         self.prepared_send = self.scope.get("prepared_send")
-        attach = getattr(self.channel_layer, "attach", None)
-        if attach is not None:
-            attach(self.channel_name, self.relay_event, self.relayed)
         if self.player and self.player.user_id is not None:
             await self.join(user_group(self.player.user_id))
         await self.on_connect()
@@ -172,10 +161,6 @@ class SiteConsumer(AsyncWebsocketConsumer):
         """Charge a costly frame beyond what the edge charged for its size; over the
         budget, the edge closes the socket and this returns False."""
         return self.budget is None or await self.budget.spend(cost)
-
-    async def relay_event(self, event: dict[str, Any]) -> None:
-        """Any of the ``relayed`` types, handed over by the layer without dispatch."""
-        await self.relay(event["html"])
 
     async def relay(self, html: str) -> None:
         """Pass a fragment rendered elsewhere on to this socket, as it is (framed once

@@ -12,6 +12,7 @@ from django.test import Client
 from config.asgi import application
 from games import host as game_host
 from games import messages
+from games.hub import hub
 from lobby.edge import edge
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -80,13 +81,15 @@ async def open_socket(path, cookie=None):
 
 async def receive_until(ws, pattern: str, timeout: float = 3.0) -> str:
     """Skip messages until one matches ``pattern`` (a regex); return it."""
+
     async def wait():
         while True:
             message = await ws.receive_from(timeout=timeout)
             if re.search(pattern, message):
                 return message
+
     return await asyncio.wait_for(wait(), timeout)
 
 
 async def tick(table_id: int) -> None:
-    await game_host.send_to_host(messages.Tick(table_id=table_id))
+    await hub().send(messages.Tick(table_id=table_id))

@@ -8,6 +8,7 @@ CI=true, where it must run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -45,26 +46,33 @@ class Cluster:
         self.procs: dict[str, subprocess.Popen] = {}
         self.ports: dict[str, int] = {}
 
-    def start(self, name: str, args: list[str], port: int | None = None) -> None:
+    def start(
+        self, name: str, args: list[str], port: int | None = None, env: dict[str, str] | None = None
+    ) -> None:
         log = open(self.logs / f"{name}.log", "a")
-        self.procs[name] = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        self.procs[name] = subprocess.Popen(
+            [sys.executable, *args], cwd=ROOT, env=env or self.env, stdout=log, stderr=log
+        )
         if port:
             self.ports[name] = port
             deadline = time.time() + 30
             while not port_open("127.0.0.1", port):
-                assert time.time() < deadline, f"{name} did not start: {(self.logs / f'{name}.log').read_text()[-2000:]}"
+                assert time.time() < deadline, (
+                    f"{name} did not start: {(self.logs / f'{name}.log').read_text()[-2000:]}"
+                )
                 assert self.procs[name].poll() is None, (self.logs / f"{name}.log").read_text()[-3000:]
                 time.sleep(0.1)
 
-    def daphne(self, name: str) -> None:
+    def daphne(self, name: str, **settings: str) -> None:
         port = self.ports.get(name) or free_port()
-        self.start(name, ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], port)
+        args = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+        self.start(name, args, port, env={**self.env, **settings})
 
     def worker(self) -> None:
         self.start("worker", ["manage.py", "runworker", "game-host-0"])
         self.wait_for_heartbeat()
 
-    def wait_for_heartbeat(self) -> None:
+    def wait_for_heartbeat(self, name: str = "worker") -> None:
         import psycopg
 
         deadline = time.time() + 30
@@ -72,12 +80,12 @@ class Cluster:
             with psycopg.connect(self.env["DATABASE_URL"]) as conn:
                 row = conn.execute(
                     "select count(*) from games_hostheartbeat where beat_at > now() - interval '2 seconds' and pid = %s",
-                    (self.procs["worker"].pid,),
+                    (self.procs[name].pid,),
                 ).fetchone()
             if row[0]:
                 return
             time.sleep(0.2)
-        raise AssertionError("the worker never beat: " + (self.logs / "worker.log").read_text()[-2000:])
+        raise AssertionError(f"{name} never beat: " + (self.logs / f"{name}.log").read_text()[-2000:])
 
     def kill(self, name: str) -> None:
         proc = self.procs.pop(name)
@@ -100,7 +108,11 @@ class Cluster:
     def setup_table(self, name: str, stake: int = 100, minutes: int = 3) -> dict:
         done = subprocess.run(
             [sys.executable, "tests/services/cluster_setup.py", "table", name, str(stake), str(minutes)],
-            cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=120,
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert done.returncode == 0, done.stderr[-3000:]
         return json.loads(done.stdout.strip().splitlines()[-1])
@@ -112,8 +124,10 @@ class Cluster:
             return conn.execute(sql, params).fetchall()
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
+@contextlib.contextmanager
+def running_cluster(tmp: Path, **settings: str):
+    """A scratch PostgreSQL database and Redis database, and a Cluster on them (no
+    process started yet); everything is stopped and dropped at the end."""
     need(port_open("127.0.0.1", 5432), "PostgreSQL is not running at 127.0.0.1:5432")
     need(port_open("127.0.0.1", 6379), "Redis is not running at 127.0.0.1:6379")
     import psycopg
@@ -130,13 +144,13 @@ def cluster(tmp_path_factory):
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "true",
         "LOG_LEVEL": "WARNING",
+        **settings,
     }
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
-    cluster = Cluster(env, tmp_path_factory.mktemp("cluster"))
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
+    )
+    cluster = Cluster(env, tmp)
     try:
-        cluster.worker()
-        cluster.daphne("d1")
-        cluster.daphne("d2")
         yield cluster
     finally:
         cluster.stop()
@@ -145,7 +159,17 @@ def cluster(tmp_path_factory):
         redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
 
 
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with running_cluster(tmp_path_factory.mktemp("cluster")) as cluster:
+        cluster.worker()
+        cluster.daphne("d1")
+        cluster.daphne("d2")
+        yield cluster
+
+
 # --- clients --------------------------------------------------------------------------
+
 
 async def connect(cluster: Cluster, server: str, table: int, cookie: str):
     import websockets
@@ -196,6 +220,7 @@ def chips(cluster, user_ids):
 
 # --- the tests --------------------------------------------------------------------------
 
+
 def test_players_on_two_servers_play_one_table_and_the_game_is_saved_once(cluster):
     setup = cluster.setup_table("proof")
 
@@ -225,7 +250,8 @@ def test_players_on_two_servers_play_one_table_and_the_game_is_saved_once(cluste
     log = cluster.query("select entries from games_gamelog where game_id = %s", games[0][0])[0][0]
     assert [entry[1:] for entry in log] == [[1, "hard_drop"], [1, "forfeit"], [2, "forfeit"]]
     pots = cluster.query(
-        "select count(*) from accounts_chiptransaction where reason = 'pot' and note = %s", f"Game #{games[0][0]}"
+        "select count(*) from accounts_chiptransaction where reason = 'pot' and note = %s",
+        f"Game #{games[0][0]}",
     )
     assert pots == [(1,)]
     assert sum(chips(cluster, setup["users"])) == 3000
@@ -251,7 +277,9 @@ def test_a_killed_worker_aborts_its_games_and_returns_the_stakes(cluster):
     finally:
         cluster.worker()
     assert chips(cluster, setup["users"][:2]) == [1000, 1000]
-    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [("aborted",)]
+    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [
+        ("aborted",)
+    ]
 
 
 def test_a_restarted_worker_reconciles_the_games_left_running(cluster):
@@ -301,4 +329,6 @@ def test_a_killed_server_drops_only_its_sockets_and_players_continue_through_the
         asyncio.run(play())
     finally:
         cluster.daphne("d2")
-    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [("running",)]
+    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [
+        ("running",)
+    ]

@@ -1,0 +1,101 @@
+"""Scale-out with the tables hosted by the Daphne servers themselves (HOSTED_SHARDS):
+two servers on PostgreSQL and Redis, each hosting one of two shards. A table's
+sockets on its host's server get everything in hand (games/hub.py); sockets on the
+other server get the same through Redis.
+
+Skips without PostgreSQL (127.0.0.1:5432) or Redis (127.0.0.1:6379), except under
+CI=true, where it must run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from tests.services.test_scale_out import chips, connect, post, receive_until, running_cluster
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with running_cluster(tmp_path_factory.mktemp("hosting"), GAME_HOST_SHARDS="2") as cluster:
+        cluster.daphne("s0", HOSTED_SHARDS="0")
+        cluster.daphne("s1", HOSTED_SHARDS="1")
+        for name in ("s0", "s1"):
+            cluster.wait_for_heartbeat(name)
+        yield cluster
+
+
+def servers_of(table: int) -> tuple[str, str]:
+    """The server hosting the table, and the other one."""
+    return ("s0", "s1") if table % 2 == 0 else ("s1", "s0")
+
+
+async def start_game(cluster, setup, server, sockets):
+    await asyncio.to_thread(
+        post, cluster, server, f"/lobby/table/{setup['table']}/start/", setup["cookies"][0]
+    )
+    for ws in sockets:
+        await receive_until(ws, "data-remaining-ms", timeout=15)
+
+
+@pytest.mark.parametrize("name", ["even", "odd"])
+def test_players_on_the_hosting_server_and_the_other_play_one_table(cluster, name):
+    # Two tables, so that each server hosts one and is "the other" for the other.
+    setup = cluster.setup_table(f"hosted_{name}")
+    home, away = servers_of(setup["table"])
+
+    async def play():
+        a = await connect(cluster, home, setup["table"], setup["cookies"][0])
+        b = await connect(cluster, away, setup["table"], setup["cookies"][1])
+        watcher = await connect(cluster, away, setup["table"], setup["cookies"][2])
+        # The start button pressed on the server that does not host the table.
+        await start_game(cluster, setup, away, [a, b, watcher])
+        await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+        for ws in (a, b, watcher):
+            assert 'id="board-1-row-19"' in await receive_until(ws, r"a1:1\b")
+        await b.send(json.dumps({"intent": "left", "seq": 1}))
+        for ws in (a, b, watcher):
+            await receive_until(ws, r"a2:1\b")
+        # Both leave: the game ends (at the first if it ends when one side remains).
+        await a.send(json.dumps({"intent": "forfeit"}))
+        assert "Left the game" in await receive_until(b, 'id="status-1"')
+        await b.send(json.dumps({"intent": "forfeit"}))
+        for ws in (a, b, watcher):
+            assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
+        for ws in (a, b, watcher):
+            await ws.close()
+
+    asyncio.run(play())
+    games = cluster.query("select id, status from games_game where table_id = %s", setup["table"])
+    assert [status for _, status in games] == ["finished"]
+    log = cluster.query("select entries from games_gamelog where game_id = %s", games[0][0])[0][0]
+    assert [entry[1:] for entry in log][:3] == [[1, "hard_drop"], [2, "left"], [1, "forfeit"]]
+    assert sum(chips(cluster, setup["users"])) == 3000
+
+
+def test_a_killed_hosting_server_has_its_games_aborted_by_the_other(cluster):
+    setup = cluster.setup_table("hosted_killed")
+    home, away = servers_of(setup["table"])
+
+    async def play():
+        a = await connect(cluster, home, setup["table"], setup["cookies"][0])
+        b = await connect(cluster, away, setup["table"], setup["cookies"][1])
+        await start_game(cluster, setup, home, [a, b])
+        assert chips(cluster, setup["users"][:2]) == [900, 900]
+        cluster.kill(home)
+        message = await receive_until(b, "Game aborted", timeout=20)
+        assert "stakes returned" in message
+        await b.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        cluster.daphne(home, HOSTED_SHARDS=home[1])
+    assert chips(cluster, setup["users"][:2]) == [1000, 1000]
+    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [
+        ("aborted",)
+    ]
