@@ -57,6 +57,10 @@ class User(AbstractUser):
 
     chips = models.PositiveIntegerField(default=0)
     key_bindings = models.JSONField(default=dict, blank=True)
+    # How held keys repeat and soft drop falls in TetriWar ({"das": 120, "arr": 0,
+    # "soft_drop": 40}); validated by the game (games/tetriwar/forms.py HandlingForm),
+    # the game's defaults where empty.
+    handling = models.JSONField(default=dict, blank=True)
     last_refill = models.DateField(null=True, blank=True)
     banned_at = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=200, blank=True)

@@ -157,6 +157,11 @@ def user_unban(*, user: User, by: User) -> None:
     ModerationAction.objects.create(admin=by, action=ModerationAction.Action.UNBAN, user=user)
 
 
-def key_bindings_set(*, user: User, bindings: dict[str, str]) -> None:
+def key_bindings_set(*, user: User, bindings: dict[str, str], handling: dict[str, int] | None = None) -> None:
+    """The player's keys, and how held keys repeat (None: as they were)."""
     user.key_bindings = bindings
-    user.save(update_fields=["key_bindings"])
+    fields = ["key_bindings"]
+    if handling is not None:
+        user.handling = handling
+        fields.append("handling")
+    user.save(update_fields=fields)

@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -16,6 +16,7 @@ from accounts.models import User
 from config.network import request_client_address
 from games import selectors as game_selectors
 from games import services as game_services
+from games.tetriwar.forms import HandlingForm
 
 
 def _safe_next(request: HttpRequest, default: str) -> str:
@@ -84,11 +85,17 @@ def profile(request: HttpRequest) -> HttpResponse:
         request.user, chips_in_pots=game_selectors.chips_in_pots(request.user.pk)
     )
     context["keys_form"] = KeyBindingsForm(initial=request.user.bindings())
+    context["handling_form"] = HandlingForm(initial=HandlingForm.initial_for(request.user.handling))
     return render(request, "accounts/profile.html", context)
 
 
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
-    user = get_object_or_404(User, username=username, is_active=True)
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        # A banned (or unknown) player has no public page: the site's own 404, also
+        # with DEBUG on, where raising Http404 would show Django's technical page
+        # (a link to a banned player's profile is a page people reach, not a bug).
+        return render(request, "404.html", {"exception": "There is no such player."}, status=404)
     if request.user == user:
         return redirect("profile")
     return render(request, "accounts/profile.html", {**_profile_context(user), "own": False})
@@ -98,16 +105,19 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def key_bindings(request: HttpRequest) -> HttpResponse:
     form = KeyBindingsForm(request.POST or None, initial=request.user.bindings())
+    handling = HandlingForm(request.POST or None, initial=HandlingForm.initial_for(request.user.handling))
     if request.method == "POST":
         if "reset" in request.POST:
-            services.key_bindings_set(user=request.user, bindings={})
-            messages.success(request, "Keys reset to the defaults.")
+            services.key_bindings_set(user=request.user, bindings={}, handling={})
+            messages.success(request, "Keys and auto-repeat reset to the defaults.")
             return redirect("profile")
-        if form.is_valid():
-            services.key_bindings_set(user=request.user, bindings=form.cleaned_data)
+        if form.is_valid() and handling.is_valid():
+            services.key_bindings_set(user=request.user, bindings=form.cleaned_data, handling=handling.cleaned_data)
             messages.success(request, "Your keys are saved.")
             return redirect("profile")
-    return render(request, "accounts/keys.html", {"keys_form": form}, status=400 if form.errors else 200)
+    errors = form.errors or handling.errors
+    context = {"keys_form": form, "handling_form": handling}
+    return render(request, "accounts/keys.html", context, status=400 if errors else 200)
 
 
 @login_required

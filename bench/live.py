@@ -42,7 +42,12 @@ server gets the same load as a fast one. When a key is due the bot sends the nex
 of its plan; it plans again whenever the piece or field it sees is not one its plan
 passes through (gravity, bombs, a new piece, or keys of its own still in flight), and
 when the plan is used up but its last key (the drop) does not show yet it sends a
-harmless left or right. Now and then it presses Enter while its bomb store is not
+harmless left or right. ← and → go out as the page sends them (static/js/tetriwar.js):
+a key-down (``hold_left``, the measured intent) and at once its key-up
+(``release_left``), the server doing any auto-repeat; so every measured intent is a
+key-down, and ``keydown_to_own_fragment_p50_ms``/``_p99_ms`` are the percentiles of
+them all (the same figures as ``p50_ms``/``p99_ms``, under the name of the key
+protocol). Now and then it presses Enter while its bomb store is not
 empty. Between games (no piece to move) nothing is sent (``intents_skipped``).
 
 Prints ``name: value`` lines; ``lines_cleared_total`` adds up every player's final
@@ -127,6 +132,9 @@ SEATS = (1, 2, 3, 4)
 ENTER_CHANCE = 0.1  # per key, while the bomb store is not empty: press Enter instead
 ACK_TIMEOUT = 1.0  # seconds: an intent not acknowledged by then is a timeout
 HARMLESS = ("left", "right")  # sent while the plan's last key (the drop) is in flight
+# The page's key protocol (static/js/tetriwar.js): ← and → go down and come up, and the
+# server repeats a held key itself. A bot taps them: key-down (measured), then key-up.
+TAPPED = {"left": "left", "right": "right"}
 SWAP = {"left": "right", "right": "left"}
 INF = float("inf")
 REVERSED = 1e9  # ``Player.control_until`` while ← and → are swapped (any time ahead)
@@ -874,12 +882,19 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                     continue
                 seq += 1
                 frame["seq"] = seq
+                key_up = None
+                if frame["intent"] in TAPPED:
+                    direction = TAPPED[frame["intent"]]
+                    frame["intent"] = f"hold_{direction}"
+                    key_up = json.dumps({"intent": f"release_{direction}"})
                 sent_at = time.perf_counter()
                 if window.measures(sent_at):
                     pending[seq] = sent_at
                     shared[seq] = [sent_at, False]
                     stats.sent += 1
                 await ws.send(json.dumps(frame))
+                if key_up is not None:
+                    await ws.send(key_up)
             await asyncio.sleep(max(0.0, window.play_until + 0.1 - time.perf_counter()))
         except websockets.exceptions.ConnectionClosed as closed:
             stats.dropped.append(f"seat {seat}: {closed}")
@@ -1269,6 +1284,8 @@ def main() -> None:
     if floor:
         print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
         print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")
+    print(f"keydown_to_own_fragment_p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")
+    print(f"keydown_to_own_fragment_p99_ms: {percentile(stats.latencies.ms, 0.99):.2f}")
     print(f"tables: {args.tables}")
     print(f"p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")
     print(f"p99_ms: {percentile(stats.latencies.ms, 0.99):.2f}")

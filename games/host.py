@@ -225,6 +225,8 @@ class LiveTable:
             conn.sockets.discard(message.reply)
             if not conn.sockets and not self.live.has_left(message.seat):
                 conn.gone_since = now
+                if self.started:
+                    events.extend(self.live.disconnected(message.seat, now))
 
     async def on_forfeit(self, message: messages.Forfeit, now: float, events: list, acks: list) -> None:
         if message.seat in self.connections and self.started and not self.live.has_left(message.seat):

@@ -41,6 +41,7 @@ class LiveGame(Protocol):
     def apply(self, seat: int, intent: str, now: float) -> list[Any]: ...
     def advance(self, now: float) -> list[Any]: ...
     def forfeit(self, seat: int, now: float) -> list[Any]: ...
+    def disconnected(self, seat: int, now: float) -> list[Any]: ...
     def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]: ...
     def has_left(self, seat: int) -> bool: ...
     def next_deadline(self) -> float | None: ...
@@ -136,6 +137,11 @@ class LiveGameBase:
             raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
         return self.game.forfeit(seat, now)
 
+    def disconnected(self, seat: int, now: float) -> list[Any]:
+        """The seat's last socket closed: undo what only its page could end (a key held
+        down never sends its key-up). Nothing, for a game without held keys."""
+        return []
+
     def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
         """Let a bot press its next key, through the same engine call as a person's."""
         game = self.game
@@ -183,7 +189,9 @@ class LiveGameBase:
             rows.append({
                 **asdict(standing),
                 "values": [getattr(standing, key) for _, key in self.RESULT_COLUMNS],
-                "names": " + ".join(self.name(seat) for seat in standing.seats),
+                "names": " + ".join(
+                    self.name(seat) + (" (left)" if seat in standing.leavers else "") for seat in standing.seats
+                ),
                 "points": sum(p.points for p in parts),
                 "chips": sum(p.chips_delta for p in parts),
             })

@@ -79,6 +79,7 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
                 raise StakeError(f"{seat.name} no longer holds the {table.stake}-chip stake.") from None
         game.pot = table.stake * len(paying)
         game.save(update_fields=["pot"])
+        broadcast.chips_changed(s.user_id for s in paying)
     GameLog.objects.create(game=game)
     transaction.on_commit(lambda: _tell_host(messages.Start(table_id=table.pk, game_id=game.pk)))
     return game
@@ -110,8 +111,12 @@ def game_setup(*, game_id: int) -> dict[str, Any] | None:
         "options": game.options,
         "seed": game.seed,
         "players": [
-            {"seat": p.seat, "name": p.name, "is_guest": p.is_guest, "user_id": p.user_id, "bot": p.bot_level}
-            for p in game.participations.all()
+            {
+                "seat": p.seat, "name": p.name, "is_guest": p.is_guest, "user_id": p.user_id, "bot": p.bot_level,
+                # the player's own auto-repeat (their account's; a guest's and a bot's: the defaults)
+                "handling": (p.user.handling or None) if p.user_id else None,
+            }
+            for p in game.participations.select_related("user")
         ],
     }
 
@@ -146,8 +151,10 @@ def _settle(game: Game, parts: list[Participation], outcome: Outcome) -> None:
             p.points = LEAVE_PENALTY if p.forfeited else place_points(standing.place, sides)
             p.chips_delta = -game.stake if p.user_id is not None else 0
     # The pot goes to the side(s) ranked first; leavers rank last, so a leaver
-    # wins only when every side left.
-    winners = [seat for seat in outcome.winners if by_seat[seat].user_id]
+    # wins only when every side left. A first pair whose one partner left pays the
+    # partner who stayed alone: a leaver loses their stake (RULES.md §6).
+    first = [seat for seat in outcome.winners if by_seat[seat].user_id]
+    winners = [seat for seat in first if not by_seat[seat].forfeited] or first
     if game.pot and winners:
         users = {u.pk: u for u in _users_in_order(by_seat[s].user_id for s in winners)}
         for seat, chips in sorted(split_pot(game.pot, winners).items()):
@@ -173,7 +180,8 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
             stats = finished.players[seat]
             p.score, p.lines, p.eliminations = stats["score"], stats["lines"], stats["eliminations"]
             p.place = standing.place
-            p.forfeited = standing.forfeited
+            # only the seats that left: a pair's partner who stayed is not penalised
+            p.forfeited = seat in standing.leavers
     if not game.stake:
         game.scored, game.unscored_reason = False, "A friendly game: no points or chips."
         for p in parts:
@@ -195,6 +203,8 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
     game.ended_at = timezone.now()
     game.save(update_fields=["status", "termination", "ended_at", "scored", "unscored_reason"])
     _reopen_table(game.table_id)
+    if game.stake:
+        broadcast.chips_changed(p.user_id for p in parts)
     # Results are rendered from async code next: load everything they show now.
     return Game.objects.prefetch_related("participations").get(pk=game.pk)
 
@@ -210,6 +220,8 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
         return None
     parts = list(game.participations.all())
     _refund(game, parts, "aborted")
+    if game.stake:
+        broadcast.chips_changed(p.user_id for p in parts)
     Participation.objects.bulk_update(parts, ["points", "chips_delta"])
     game.status = Game.Status.ABORTED
     game.termination = Termination.ABORT.value

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 
 from accounts.identity import PlayerRef
+from accounts.models import User
 from lobby.models import Table
 from lobby.selectors import (
     lobby_changed,
@@ -64,6 +65,20 @@ def user_banned(user_id: int) -> None:
             user_group(user_id), {"type": "user.banned"}
         )
     )
+
+
+def chips_changed(user_ids) -> None:
+    """Players' chips changed (a stake taken, a pot paid, a refund): once committed,
+    every page of theirs with a socket shows the new balance in its header."""
+    ids = sorted({pk for pk in user_ids if pk is not None})
+    if ids:
+        transaction.on_commit(lambda: _send_chips(ids))
+
+
+def _send_chips(user_ids: list[int]) -> None:
+    send = async_to_sync(get_channel_layer().group_send)
+    for pk, chips in User.objects.filter(pk__in=user_ids).values_list("pk", "chips"):
+        send(user_group(pk), {"type": "user.chips", "html": f'<span id="nav-chips" hx-swap-oob="true">{chips}</span>'})
 
 
 def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | None, str]:

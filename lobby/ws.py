@@ -173,6 +173,10 @@ class SiteConsumer(AsyncWebsocketConsumer):
     async def send_error(self, message: str, code: str = "") -> None:
         await self.send(text_data=error_fragment(message, code))
 
+    async def user_chips(self, event: dict[str, Any]) -> None:
+        """The player's chips changed: the header's count, on every page of theirs."""
+        await self.relay(event["html"])
+
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.send_error("This account has been banned.", "BANNED")
         await self.close(code=CLOSE_BANNED)

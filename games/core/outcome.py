@@ -42,7 +42,12 @@ TERMINATION_WORDS = {
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of the results: a player, or a pair (``seats`` of both partners)."""
+    """One line of the results: a player, or a pair (``seats`` of both partners).
+
+    ``forfeited``: the side ranks as a leaver (behind every side still in). ``left``:
+    which of its seats left the game; each of them, and only they, take the leave
+    penalty (RULES.md §6). A pair whose one partner left is ``forfeited`` with
+    ``left`` naming that partner alone."""
 
     place: int  # 1 = first; shared places repeat (1, 1, 3)
     seats: tuple[int, ...]
@@ -51,6 +56,15 @@ class Standing:
     eliminations: int = 0
     shared: bool = False
     forfeited: bool = False
+    left: tuple[int, ...] = ()
+
+    @property
+    def leavers(self) -> tuple[int, ...]:
+        """The seats that left: ``left``, or for a side that names none but is
+        ``forfeited`` (a game of one-seat sides), its seats."""
+        if self.left:
+            return self.left
+        return self.seats if self.forfeited else ()
 
 
 @dataclass(frozen=True)
@@ -66,14 +80,20 @@ class Outcome:
     def to_dict(self) -> dict:
         return {
             "termination": self.termination.value,
-            "standings": [{**asdict(s), "seats": list(s.seats)} for s in self.standings],
+            "standings": [
+                {**asdict(s), "seats": list(s.seats), "left": list(s.left)} for s in self.standings
+            ],
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> Outcome:
+        """The stored form read back (records stored before ``left`` existed too)."""
         return cls(
             Termination(data["termination"]),
-            tuple(Standing(**{**s, "seats": tuple(s["seats"])}) for s in data["standings"]),
+            tuple(
+                Standing(**{**s, "seats": tuple(s["seats"]), "left": tuple(s.get("left", ()))})
+                for s in data["standings"]
+            ),
         )
 
 

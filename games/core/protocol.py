@@ -14,7 +14,14 @@ from typing import Any, ClassVar
 from games.core.errors import IllegalIntent, InvalidOptions, Refusal
 
 __all__ = [
-    "FORFEIT", "Event", "GameFinished", "IllegalIntent", "InvalidOptions", "OptionsMixin", "PlayerLeft", "Refusal",
+    "FORFEIT",
+    "Event",
+    "GameFinished",
+    "IllegalIntent",
+    "InvalidOptions",
+    "OptionsMixin",
+    "PlayerLeft",
+    "Refusal",
     "Replayable",
 ]
 

@@ -156,7 +156,6 @@ State = tuple[int, int, int]  # rotation, box column, box row (field rows, 0 = t
 Landing = tuple[tuple[int, int], ...]  # the locked piece as ((field row, row mask), ...)
 
 
-
 def spawn_state(masks: list[int], kind: str) -> State | None:
     """Where the engine spawns ``kind`` on this field (``Player.place_new``), or None if
     it cannot: block out."""

@@ -23,9 +23,6 @@ ENTER = Intent("bomb")
 KEYS = tuple(Intent("bomb", number) for number in range(1, 5))
 
 
-
-
-
 class Bot:
     def __init__(
         self, rng: random.Random, randomness: float = 0.25, bomb_rate: float = 0.2, careful: bool = False

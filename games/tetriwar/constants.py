@@ -33,8 +33,22 @@ MAX_LOCK_RESETS = 15  # RULES.md. A piece reaching a new lowest row starts count
 # again (Guideline); after the 15th reset a move no longer restarts the timer, which
 # keeps running (our choice: the Guideline locks at once on touching down instead).
 SPAWN_DELAY = 0.0  # our choice (TetriNET, modern Guideline): the next piece comes at once
-DAS = 0.170  # RULES.md: auto-repeat of ← → starts after 170 ms (done by the client)
-ARR = 0.050  # RULES.md: then one step every 50 ms (done by the client)
+DAS = 0.170  # RULES.md: auto-repeat of ← → starts after 170 ms (the default handling)
+ARR = 0.050  # RULES.md: then one step every 50 ms (the default handling)
+
+# --- Handling: each player's own auto-repeat and soft drop (games/tetriwar/handling.py) -
+# The engine repeats held keys itself (Player.hold): one step at once, the next after DAS,
+# then one every ARR (ARR 0: straight to the wall). Whole milliseconds, so the numbers
+# are exact in JSON and in the input log.
+DAS_MS_DEFAULT = 170  # RULES.md
+DAS_MS_RANGE = (50, 300)  # our choice (issue #19)
+ARR_MS_DEFAULT = 50  # RULES.md
+ARR_MS_RANGE = (0, 100)  # our choice (issue #19); 0 = at once to the wall
+# Soft drop, rows per second: a floor on RULES.md's 20× gravity. The default, 20 rows/s,
+# is RULES.md's "at least one row per 50 ms" exactly; a player may choose faster, never
+# slower than that (our choice: slower would break the rule's floor).
+SOFT_DROP_SPEED_DEFAULT = 20
+SOFT_DROP_SPEED_RANGE = (20, 60)
 
 
 def gravity_seconds(level: int) -> float:
@@ -42,9 +56,10 @@ def gravity_seconds(level: int) -> float:
     return (0.8 - (level - 1) * 0.007) ** (level - 1)
 
 
-def soft_drop_seconds(level: int) -> float:
-    """Seconds per row while ↓ is held (RULES.md: 20× gravity, at most 50 ms a row)."""
-    return min(gravity_seconds(level) / SOFT_DROP_FACTOR, SOFT_DROP_MAX_INTERVAL)
+def soft_drop_seconds(level: int, speed: int = SOFT_DROP_SPEED_DEFAULT) -> float:
+    """Seconds per row while ↓ is held (RULES.md: 20× gravity, at most 50 ms a row;
+    a player's ``speed`` in rows per second may make the floor faster)."""
+    return min(gravity_seconds(level) / SOFT_DROP_FACTOR, 1 / speed)
 
 
 GRAVITY = {level: gravity_seconds(level) for level in range(1, MAX_LEVEL + 1)}

@@ -1,19 +1,31 @@
 """The TetriWar rules engine (RULES.md §1): a pure state machine, standard library only.
 
-    game = Game(Options(minutes=3, bombs="manual"), seed=42, seats=[1, 2], now=0.0)
+    game = Game(Options(minutes=3, bombs="manual"), seed=42, seats=[1, 2], now=0.0,
+                handling={2: Handling(das=120, arr=0)})   # optional, per seat
     events = game.apply(1, Intent.parse("left"), now=0.25)
-    events += game.advance(now=1.0)          # gravity, lock delay, clocks, the end
+    events += game.apply(2, Intent.parse("hold_right"), now=0.3)   # repeats by itself
+    events += game.advance(now=1.0)          # gravity, lock delay, auto-repeat, the end
     sleep_until = game.next_deadline()
 
 Time is always passed in, never read, and randomness comes from the seed, so a game is
-reproduced exactly by ``Game.replay(options, seed, seats, start, game.log, end)``.
+reproduced exactly by ``Game.replay(options, seed, seats, start, game.log, end)``: a
+seat's handling, when not the default, is the first entry of the log
+(``handling:das:arr:soft_drop``), as a forfeit is an entry.
 Illegal intents raise :class:`IllegalIntent` (a ``ValueError``) and change nothing.
+Once the game is over (its time ran out, or one side is left), intents and forfeits
+are ignored: they return the events still to report, never an error.
+
+The game ends when its time runs out (``Termination.TIME``) or when at most one side
+is still playing, every other side having left (``Termination.FORFEIT``): a game of
+two whose one player leaves, a practice game whose person leaves the bot alone, a
+pairs game where both partners of a pair left. A game of one side ends when its
+player leaves. Every board still playing then gets a ``BoardOver`` event.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from games.core.log import InputLog
 from games.core.outcome import Outcome, Standing, Termination, ranked
@@ -21,6 +33,7 @@ from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, R
 from games.core.rng import stream, weighted_choice
 from games.tetriwar import constants as C
 from games.tetriwar.events import (
+    BoardOver,
     BombReceived,
     ControlChanged,
     Eliminated,
@@ -34,12 +47,14 @@ from games.tetriwar.events import (
     StoreChanged,
 )
 from games.tetriwar.field import Field, field
+from games.tetriwar.handling import DEFAULT_HANDLING, HANDLING, Handling
 from games.tetriwar.intents import Intent, intent
 from games.tetriwar.options import Options
 from games.tetriwar.pieces import SHAPES, X_OFFSET, Bag
 from games.tetriwar.player import PieceView, Player, PlayerView
 
 __all__ = [
+    "BoardOver",
     "BombReceived",
     "ControlChanged",
     "Eliminated",
@@ -49,6 +64,7 @@ __all__ = [
     "FieldChanged",
     "Game",
     "GameFinished",
+    "Handling",
     "IllegalIntent",
     "Intent",
     "InvalidOptions",
@@ -67,10 +83,33 @@ __all__ = [
 ]
 
 INF = math.inf
+# What each intent does to the player's board (the bombs are the game's: ``_bomb``).
+MOVES = {
+    "left": lambda player, now, events: player.step_key(-1, now, events),
+    "right": lambda player, now, events: player.step_key(1, now, events),
+    "rotate": lambda player, now, events: player.rotate(now, events),
+    "hold_left": lambda player, now, events: player.hold(-1, now, events),
+    "hold_right": lambda player, now, events: player.hold(1, now, events),
+    "release_left": lambda player, now, events: player.release(-1, now),
+    "release_right": lambda player, now, events: player.release(1, now),
+    "soft_drop_on": lambda player, now, events: player.set_soft_drop(True, now),
+    "soft_drop_off": lambda player, now, events: player.set_soft_drop(False, now),
+    "hold_down": lambda player, now, events: player.set_soft_drop(True, now),
+    "release_down": lambda player, now, events: player.set_soft_drop(False, now),
+}
 
 
 class Game(Replayable):
-    def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
+    def __init__(
+        self,
+        options: Options,
+        seed: int | str,
+        seats: Iterable[int],
+        now: float,
+        handling: Mapping[int, Handling] | None = None,
+    ) -> None:
+        """``handling``: each seat's auto-repeat and soft drop (RULES.md's defaults for
+        a seat not named)."""
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
         seats = list(seats)
@@ -80,6 +119,12 @@ class Game(Replayable):
             raise InvalidOptions("seats", f"seats are numbered 1 to {C.MAX_PLAYERS}, not {seats!r}")
         if options.pairs and len(seats) != C.MAX_PLAYERS:
             raise InvalidOptions("pairs", "pairs are played by exactly 4 players")
+        handling = dict(handling or {})
+        for seat, chosen in handling.items():
+            if seat not in seats:
+                raise InvalidOptions("handling", f"handling for seat {seat!r}, which is not playing")
+            if not isinstance(chosen, Handling):
+                raise InvalidOptions("handling", f"handling must be a Handling, not {chosen!r}")
         self.options = options
         self.seed = seed
         self.seats: tuple[int, ...] = tuple(sorted(seats))
@@ -109,31 +154,33 @@ class Game(Replayable):
         self._order = list(self.players.values())
         for player in self._order:
             player.spawn(now, [])
+        for seat in self.seats:
+            if handling.get(seat, DEFAULT_HANDLING) != DEFAULT_HANDLING:
+                self._set_handling(seat, handling[seat], now)
         self._due = self._compute_due()
 
     # --- the protocol ------------------------------------------------------------------
     def apply(self, seat: int, intent: Intent, now: float) -> list[Event]:
-        """Apply a player's intent at ``now``; returns what changed (clock events first)."""
+        """Apply a player's intent at ``now``; returns what changed (clock events first).
+        Once the game is over the intent is ignored: the clocks run to the end and
+        their events come back, nothing else happens."""
         if not isinstance(intent, Intent):
             raise IllegalIntent("UNKNOWN_INTENT", f"Not an intent: {intent!r}.")
+        if self.finished or now >= self.end:
+            return self.advance(now)
         player = self.players.get(seat)
-        if player is None or player.left or self.finished or now >= self.end:
+        if player is None or player.left:
             self._playing(seat, now)  # raises the reason
         if now < self.now:
             now = self.now  # a late message acts at the game's current time
         events = self._advance(now) if now >= self._due or self._pending else []
         name = intent.name
-        if name == "left":
-            player.shift(-1, now, events)
-        elif name == "right":
-            player.shift(1, now, events)
-        elif name == "rotate":
-            player.rotate(now, events)
+        move = MOVES.get(name)
+        if move is not None:
+            move(player, now, events)
         elif name == "hard_drop":
             for bomb in player.hard_drop(now, events):
                 self._drop_auto(player, bomb, now, events)
-        elif name == "soft_drop_on" or name == "soft_drop_off":
-            player.set_soft_drop(name == "soft_drop_on", now)
         else:
             try:
                 self._bomb(player, intent, now, events)
@@ -142,10 +189,9 @@ class Game(Replayable):
                 raise
         self.log.append((now, seat, intent.text))
         # the clocks of this player may have come nearer (an earlier due is harmless)
-        if player.fall_at < self._due:
-            self._due = player.fall_at
-        if player.lock_at < self._due:
-            self._due = player.lock_at
+        due = player.due()
+        if due < self._due:
+            self._due = due
         if self._due <= now:
             events.extend(self._advance(now))
         return events
@@ -158,16 +204,21 @@ class Game(Replayable):
         return self._advance(max(now, self.now))
 
     def forfeit(self, seat: int, now: float) -> list[Event]:
-        """The player leaves: their board stops and they take the last place."""
+        """The player leaves: their board stops and they take the last place. When at
+        most one side is left playing, the game ends. Once the game is over, a forfeit
+        is ignored like an intent (the time ran out first: nobody is penalised)."""
+        if self.finished or now >= self.end:
+            return self.advance(now)
         player = self._playing(seat, now)
         now = max(now, self.now)
         events = self._advance(now)
         player.left = True
         player.left_at = now
-        player.soft = False
+        player.release_all()
         events.append(PlayerLeft(seat))
         self.log.append((now, seat, FORFEIT))
-        if all(p.left for p in self._order):
+        playing = {self._side(p.seat) for p in self._order if not p.left}
+        if not playing or (len(playing) == 1 and len(self._sides()) > 1):
             self._finish(events, Termination.FORFEIT)
         self._due = self._compute_due()
         return events
@@ -182,28 +233,50 @@ class Game(Replayable):
     def replay_entry(self, t: float, seat: int, text: str) -> None:
         if text == FORFEIT:
             self.forfeit(seat, t)
+        elif text.startswith(HANDLING + ":"):
+            self._set_handling(seat, Handling.parse(text), t)
         else:
             self.apply(seat, intent(text), t)
+
+    def handling(self, seat: int) -> Handling:
+        """The seat's auto-repeat and soft-drop settings."""
+        return self.players[seat].handling
 
     # --- results and views -------------------------------------------------------------
     def results(self) -> list[Standing]:
         """Places, best first: score, then fewer eliminations, then more lines; equal
         places are shared. Forfeits come last (the earliest to leave the very last).
-        In pairs, partners' numbers are added and the pairs ranked."""
-        groups = C.PAIRS if self.options.pairs else tuple((seat,) for seat in self.seats)
+        In pairs, partners' numbers are added and the pairs ranked; a pair with a
+        leaver ranks as a leaver (``forfeited``: behind every pair without one, ahead
+        of a pair both of whose partners left), but only the seats that left are
+        named in ``left``: they alone take the leave penalty (RULES.md §6), the
+        partner who stayed takes the pair's place."""
         rows = []
-        for seats in groups:
+        for seats in self._sides():
             members = [self.players[seat] for seat in seats]
-            left = any(p.left for p in members)
-            left_at = min(p.left_at for p in members)
+            left = tuple(p.seat for p in members if p.left)
             score = sum(p.score for p in members)
             lines = sum(p.lines for p in members)
             eliminations = sum(p.eliminations for p in members)
-            key = (1, -left_at) if left else (0, 0.0)
-            rows.append((
-                key + (-score, eliminations, -lines),
-                {"seats": seats, "score": score, "lines": lines, "eliminations": eliminations, "forfeited": left},
-            ))
+            if not left:
+                key = (0, 0.0)
+            elif len(left) < len(members):  # a pair with a partner still playing
+                key = (1, -min(p.left_at for p in members))
+            else:  # every member left: the side that stayed longest ranks first
+                key = (2, -max(p.left_at for p in members))
+            rows.append(
+                (
+                    key + (-score, eliminations, -lines),
+                    {
+                        "seats": seats,
+                        "score": score,
+                        "lines": lines,
+                        "eliminations": eliminations,
+                        "forfeited": bool(left),
+                        "left": left,
+                    },
+                )
+            )
         return ranked(rows)
 
     def outcome(self) -> Outcome | None:
@@ -213,6 +286,7 @@ class Game(Replayable):
         return Outcome(self.termination, tuple(self.results()))
 
     def view(self, seat: int) -> PlayerView:
+        """One board as a renderer shows it (no piece once it left or the game ended)."""
         return self.players[seat].view()
 
     def opponents(self, seat: int) -> tuple[int, ...]:
@@ -292,6 +366,18 @@ class Game(Replayable):
             raise IllegalIntent("NOT_PLAYING", f"Seat {seat} has left the game.")
         return player
 
+    def _sides(self) -> tuple[tuple[int, ...], ...]:
+        """The sides that are ranked: the pairs, or each seat alone."""
+        return C.PAIRS if self.options.pairs else tuple((seat,) for seat in self.seats)
+
+    def _set_handling(self, seat: int, handling: Handling, now: float) -> None:
+        """A seat's handling, logged so a replay sets it again (defaults are not logged)."""
+        player = self.players.get(seat)
+        if player is None:
+            raise InvalidOptions("handling", f"handling for seat {seat!r}, which is not playing")
+        player.set_handling(handling)
+        self.log.append((now, seat, handling.text))
+
     def _compute_due(self) -> float:
         due = self.end
         for player in self._order:
@@ -316,6 +402,8 @@ class Game(Replayable):
                     player_due = player.lock_at
                 if player.control_until < player_due:
                     player_due = player.control_until
+                if player.repeat_at < player_due:
+                    player_due = player.repeat_at
                 if player_due < due:
                     first, due = player, player_due
             if first is None or due > now or due >= end:
@@ -330,8 +418,13 @@ class Game(Replayable):
         return events
 
     def _finish(self, events: list[Event], termination: Termination) -> None:
+        """The end: every board still playing stops (its piece goes), then the game."""
         self.finished = True
         self.termination = termination
+        for player in self._order:
+            if not player.left:
+                player.over = True
+                events.append(BoardOver(player.seat))
         events.append(GameFinished(0))
 
     # --- bombs ---------------------------------------------------------------------------

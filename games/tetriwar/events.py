@@ -14,6 +14,8 @@ Every event has ``seat`` (0 = the whole game) and a ``kind`` naming the screen r
 ``control``    lack of control began (``reversed`` True, ``until``) or ended
 ``eliminated`` the player topped out and starts again on an empty field
 ``left``       the player forfeited
+``over``       the game ended with this player still in it: the board stops, its
+               falling piece and ghost are gone (one per such board, before ``finished``)
 ``finished``   the game is over (seat 0)
 =============  ===============================================================
 """
@@ -81,6 +83,9 @@ class Eliminated(Event):
     kind: ClassVar[str] = "eliminated"
 
 
+@dataclass(frozen=True, slots=True)
+class BoardOver(Event):
+    kind: ClassVar[str] = "over"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from django import forms
 from games.forms import GameOptionsForm
 from games.tetriwar import constants as C
 from games.tetriwar.engine import Options
+from games.tetriwar.handling import Handling
 
 BOMB_CHOICES = [
     ("manual", "Manual: you choose when and on whom"),
@@ -29,21 +30,30 @@ class TetriWarOptionsForm(GameOptionsForm):
     )
     # The bounds are the engine's (RULES.md §1), so the form and the game agree.
     minutes = forms.IntegerField(
-        label="Minutes per game", min_value=C.MINUTES_RANGE[0], max_value=C.MINUTES_RANGE[1],
-        initial=C.MINUTES_DEFAULT, help_text="How long the game lasts: 1 to 15 minutes.",
+        label="Minutes per game",
+        min_value=C.MINUTES_RANGE[0],
+        max_value=C.MINUTES_RANGE[1],
+        initial=C.MINUTES_DEFAULT,
+        help_text="How long the game lasts: 1 to 15 minutes.",
     )
     start_level = forms.IntegerField(
-        label="Starting level", min_value=C.START_LEVEL_RANGE[0], max_value=C.START_LEVEL_RANGE[1],
-        initial=C.START_LEVEL_DEFAULT, help_text="1 to 9. Higher levels fall faster and score more.",
+        label="Starting level",
+        min_value=C.START_LEVEL_RANGE[0],
+        max_value=C.START_LEVEL_RANGE[1],
+        initial=C.START_LEVEL_DEFAULT,
+        help_text="1 to 9. Higher levels fall faster and score more.",
     )
     lines_per_level = forms.IntegerField(
-        label="Lines to advance a level", min_value=C.LINES_PER_LEVEL_RANGE[0],
-        max_value=C.LINES_PER_LEVEL_RANGE[1], initial=C.LINES_PER_LEVEL_DEFAULT,
+        label="Lines to advance a level",
+        min_value=C.LINES_PER_LEVEL_RANGE[0],
+        max_value=C.LINES_PER_LEVEL_RANGE[1],
+        initial=C.LINES_PER_LEVEL_DEFAULT,
         help_text="4 to 10 lines per level.",
     )
     bombs = forms.ChoiceField(label="Bombs", choices=BOMB_CHOICES, initial=C.BOMBS_DEFAULT)
     pairs = forms.BooleanField(
-        label="Play in pairs (seats 1+2 against 3+4)", required=False,
+        label="Play in pairs (seats 1+2 against 3+4)",
+        required=False,
         help_text="Only with 4 players: partners' scores are added.",
     )
 
@@ -65,3 +75,52 @@ class TetriWarOptionsForm(GameOptionsForm):
         if options.get("pairs"):
             parts.append("2 vs 2")
         return " · ".join(parts)
+
+
+class HandlingForm(forms.Form):
+    """A player's auto-repeat and soft-drop speed, stored on the account (the keys
+    page); the bounds are the engine's (games/tetriwar/handling.py). Its fields are
+    prefixed (``handling-das``): a key binding is named ``soft_drop`` too."""
+
+    prefix = "handling"
+
+    das = forms.IntegerField(
+        required=False,
+        label="Auto-repeat delay (ms)",
+        min_value=C.DAS_MS_RANGE[0],
+        max_value=C.DAS_MS_RANGE[1],
+        initial=C.DAS_MS_DEFAULT,
+        help_text=f"How long ← or → is held before it repeats: {C.DAS_MS_RANGE[0]}–{C.DAS_MS_RANGE[1]} ms.",
+    )
+    arr = forms.IntegerField(
+        required=False,
+        label="Auto-repeat rate (ms)",
+        min_value=C.ARR_MS_RANGE[0],
+        max_value=C.ARR_MS_RANGE[1],
+        initial=C.ARR_MS_DEFAULT,
+        help_text=f"Time between repeated steps: {C.ARR_MS_RANGE[0]}–{C.ARR_MS_RANGE[1]} ms; 0 goes straight to the wall.",
+    )
+    soft_drop = forms.IntegerField(
+        required=False,
+        label="Soft drop (rows per second)",
+        min_value=C.SOFT_DROP_SPEED_RANGE[0],
+        max_value=C.SOFT_DROP_SPEED_RANGE[1],
+        initial=C.SOFT_DROP_SPEED_DEFAULT,
+        help_text=f"How fast ↓ drops the piece: {C.SOFT_DROP_SPEED_RANGE[0]}–{C.SOFT_DROP_SPEED_RANGE[1]} rows a second.",
+    )
+
+    @staticmethod
+    def initial_for(stored: dict | None) -> dict[str, int]:
+        """The stored setting merged over the defaults (a bad stored value: the defaults)."""
+        try:
+            return Handling.from_dict(stored or None).to_dict()
+        except Exception:
+            return Handling().to_dict()
+
+    def clean(self):
+        data = super().clean()
+        # a field left out keeps the game's default
+        data = {key: value for key, value in data.items() if value is not None}
+        if not self.errors:
+            data = Handling.from_dict(data).to_dict()  # the engine's own check; the bounds are the same
+        return data

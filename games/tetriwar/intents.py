@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from games.core.protocol import IllegalIntent, require_known, split_intent
 from games.tetriwar.constants import MAX_PLAYERS
 
-NAMES = ("left", "right", "rotate", "soft_drop_on", "soft_drop_off", "hard_drop", "bomb")
+# One step each: ←, →, ↑, hard drop, soft drop on and off (held ↓), a bomb.
+STEPS = ("left", "right", "rotate", "soft_drop_on", "soft_drop_off", "hard_drop", "bomb")
+# A key going down and coming up: the engine repeats held ← and → itself (DAS, then
+# ARR: games/tetriwar/handling.py) and soft-drops while ↓ is held. ``hold_down`` and
+# ``release_down`` are ``soft_drop_on`` and ``soft_drop_off`` by their key's name.
+HOLDS = ("hold_left", "release_left", "hold_right", "release_right", "hold_down", "release_down")
+NAMES = STEPS + HOLDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,19 @@
-"""TetriWar played live: the engine, wrapped for the table host (games/host.py)."""
+"""TetriWar played live: the engine, wrapped for the table host (games/host.py).
+
+Each player's handling (auto-repeat and soft drop, games/tetriwar/handling.py) comes
+in the setup, on the player's entry, and defaults to RULES.md's numbers when absent:
+
+    {"seat": 1, "name": "ann", ..., "handling": {"das": 120, "arr": 0, "soft_drop": 40}}
+
+Frames: every intent but a bomb is its name alone. ``hold_left`` / ``release_left``,
+``hold_right`` / ``release_right`` and ``hold_down`` / ``release_down`` are a key going
+down and coming up (the engine repeats held keys itself); ``left``, ``right``,
+``soft_drop_on`` / ``soft_drop_off`` and the rest are single presses.
+"""
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Annotated, Any
 
@@ -9,15 +21,22 @@ import msgspec
 from django.template.loader import render_to_string
 
 from games import wire
+from games.core.errors import InvalidOptions
 from games.live import LiveGameBase
 from games.tetriwar import render
 from games.tetriwar.ai import TetriWarAI
 from games.tetriwar.constants import HIDDEN_ROWS, MAX_PLAYERS, PAIRS
 from games.tetriwar.engine import Game, Intent, Options
+from games.tetriwar.handling import Handling
 from games.tetriwar.intents import NAMES
 
-# Every intent but a bomb is its name alone: {"intent": "left", "seq": 41}.
+log = logging.getLogger(__name__)
+
+# Every intent but a bomb is its name alone: {"intent": "left", "seq": 41},
+# {"intent": "hold_left"}, {"intent": "release_left"} ...
 KEYS = tuple(wire.plain_frame(name) for name in NAMES if name != "bomb")
+OVER_TEXT = "Game over"  # a board when the game has ended with its player still in
+LEFT_TEXT = "Left the game"
 
 
 class Bomb(wire.Frame, tag="bomb"):
@@ -30,14 +49,53 @@ class Bomb(wire.Frame, tag="bomb"):
         return "bomb" if self.target is None else f"bomb:{self.target}"
 
 
+def _handling(player: dict[str, Any]) -> Handling:
+    try:
+        return Handling.from_dict(player.get("handling"))
+    except InvalidOptions as err:
+        log.warning("seat %s plays with the default handling: %s", player.get("seat"), err.message)
+        return Handling()
+
+
 class TetriWarLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = "games/tetriwar/partials.html"
     FRAMES = (*KEYS, Bomb)
     RESULT_COLUMNS = (("Score", "score"), ("Lines", "lines"), ("Topped out", "eliminations"))
 
+    def __init__(self, setup: dict[str, Any]) -> None:
+        super().__init__(setup)
+        # Each seat's handling ("handling" on its player entry; RULES.md's when absent).
+        # The account's form checked it; a stored value that no longer passes (an
+        # admin's edit, a narrower range) plays with the defaults rather than stopping
+        # everybody's game.
+        self.handling = {p["seat"]: _handling(p) for p in setup["players"]}
+
     def make_bot(self, level: str, rng: random.Random) -> TetriWarAI:
         return TetriWarAI(level, rng)
+
+    def begin(self, now: float) -> None:
+        self.start = now
+        self.game = Game(self.options, self.seed, self.seats, now, handling=self.handling)
+
+    def disconnected(self, seat: int, now: float) -> list[Any]:
+        """The seat's last socket closed: the keys it held come up, as a page that is
+        gone never sends their key-up (through ``apply``, so the log and replays have
+        them). Its pieces keep falling meanwhile (RULES.md §1)."""
+        game = self.game
+        player = game.players.get(seat) if game is not None else None
+        if player is None or player.left or game.finished or now >= game.end:
+            return []
+        held = (
+            ("release_left", -1 in player.held),
+            ("release_right", 1 in player.held),
+            ("release_down", player.soft),
+        )
+        events: list[Any] = []
+        for name, down in held:
+            if down:
+                events.extend(game.apply(seat, Intent.parse(name), now))
+        return events
 
     def has_left(self, seat: int) -> bool:
         return self.game is not None and self.game.players[seat].left
@@ -49,12 +107,12 @@ class TetriWarLive(LiveGameBase):
     # --- rendering ------------------------------------------------------------------
     def _piece_fragments(self, seat: int) -> str:
         p = self.game.players[seat]
-        if not p.kind or p.left:
+        if not p.kind or p.left or p.over:
             return render.piece(seat, None, 0, 0, 0, ghost=True) + render.piece(seat, None, 0, 0, 0)
         # The ghost first, so the piece is drawn over it where they overlap.
-        return render.piece(seat, p.kind, p.rotation, p.x, p.ghost_y() - HIDDEN_ROWS, ghost=True) + render.piece(
-            seat, p.kind, p.rotation, p.x, p.y - HIDDEN_ROWS
-        )
+        return render.piece(
+            seat, p.kind, p.rotation, p.x, p.ghost_y() - HIDDEN_ROWS, ghost=True
+        ) + render.piece(seat, p.kind, p.rotation, p.x, p.y - HIDDEN_ROWS)
 
     def render_events(self, events: list[Any]) -> str:
         """One fragment per changed region, each rendered once."""
@@ -90,8 +148,14 @@ class TetriWarLive(LiveGameBase):
             elif kind == "eliminated":
                 parts.append(render.status(seat, f"Topped out! ({p.eliminations})", "flash"))
             elif kind == "left":
-                parts.append(render.status(seat, "Left the game", "gone"))
+                parts.append(render.status(seat, LEFT_TEXT, "gone"))
                 parts.append(self._piece_fragments(seat))
+            elif kind == "over":  # the piece and ghost go, the board says so
+                parts.append(render.status(seat, OVER_TEXT, "gone over"))
+                parts.append(render.control(seat, False))
+                if (seat, "piece") not in done:
+                    parts.append(self._piece_fragments(seat))
+                    done.add((seat, "piece"))
         for seat, changed in rows.items():
             visible = game.players[seat].field.visible()
             parts.extend(render.row(seat, r, visible[r]) for r in sorted(changed))
@@ -124,10 +188,23 @@ class TetriWarLive(LiveGameBase):
             next=render.next_pieces(seat, p.bag.peek(3), oob=False),
             store=render.store(seat, tuple(p.store), oob=False),
             feed=render.feed(seat, tuple(p.feed), oob=False),
-            control=render.control(seat, p.reversed_until is not None and p.reversed_until > self.game.now, oob=False),
-            status=render.status(seat, "Left the game" if p.left else "", "gone" if p.left else "", oob=False),
+            control=render.control(seat, self._reversed(seat), oob=False),
+            status=self._status(seat, oob=False),
         )
         return context
+
+    def _reversed(self, seat: int) -> bool:
+        p, game = self.game.players[seat], self.game
+        return not p.over and p.reversed_until is not None and p.reversed_until > game.now
+
+    def _status(self, seat: int, oob: bool = True) -> str:
+        """A board's status line: left, over (the game ended), or nothing."""
+        p = self.game.players[seat]
+        if p.left:
+            return render.status(seat, LEFT_TEXT, "gone", oob=oob)
+        if p.over:
+            return render.status(seat, OVER_TEXT, "gone over", oob=oob)
+        return render.status(seat, "", oob=oob)
 
     def _groups(self) -> list[dict[str, Any]]:
         boards = {seat: self._board_context(seat) for seat in self.seats}

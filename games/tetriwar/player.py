@@ -3,6 +3,14 @@
 Times are seconds on the caller's clock. ``INF`` means "not scheduled". Each method
 that changes something appends events to the list it is given. Field rows are counted
 from the top hidden row (see ``field``); views convert to visible rows.
+
+Held keys (``hold`` / ``release``) repeat on the player's own clock, as modern
+Guideline games do: a key going down moves the piece at once; held for DAS, it repeats
+every ARR (ARR 0: straight to the wall). Of ← and → held together the last pressed
+wins; releasing it hands over to the other, which starts its DAS again (no step at
+once). The charge carries over to the next piece: a charged key moves a new piece
+as soon as it spawns. A repeat that is blocked (a wall, a block) stops its clock until
+the piece or the field changes, so a key held against a wall costs no work.
 """
 
 from __future__ import annotations
@@ -25,11 +33,11 @@ from games.tetriwar.events import (
     StoreChanged,
 )
 from games.tetriwar.field import Field, fits
+from games.tetriwar.handling import DEFAULT_HANDLING, Handling
 from games.tetriwar.pieces import CELLS, KICKS, ROW_COLUMNS, SHAPES, X_OFFSET, Bag
 
 INF = math.inf
 GRAVITY = C.GRAVITY
-SOFT_DROP = C.SOFT_DROP
 LOCK_DELAY = C.LOCK_DELAY
 MAX_LOCK_RESETS = C.MAX_LOCK_RESETS
 HIDDEN = C.HIDDEN_ROWS
@@ -63,6 +71,7 @@ class PlayerView:
     ghost: tuple[tuple[int, int], ...]
     field: tuple[str, ...]
     left: bool
+    over: bool = False  # the game ended: the board stands still, without a piece
 
 
 class Player:
@@ -75,6 +84,7 @@ class Player:
         bombs: str,
         bag: Bag,
         chance: random.Random,
+        handling: Handling = DEFAULT_HANDLING,
     ) -> None:
         self.seat = seat
         self.start_level = start_level
@@ -108,7 +118,19 @@ class Player:
         self.control_until = INF  # lack of control ends then (INF: keys are not swapped)
         self.left = False
         self.left_at = INF
+        self.over = False  # the game has ended (the view shows no piece)
+        # auto-repeat of held ← → (see the module's docstring)
+        self.held: list[int] = []  # directions held, −1 ← and +1 →, the last pressed last
+        self.repeat_at = INF  # the next repeated step (INF: none due)
+        self.charged = False  # DAS has run out for the active direction: it repeats
+        self.set_handling(handling)
         self.piece_event = PieceChanged(seat)
+
+    def set_handling(self, handling: Handling) -> None:
+        self.handling = handling
+        self.das = handling.das_seconds
+        self.arr = handling.arr_seconds
+        self.soft_drop = {level: C.soft_drop_seconds(level, handling.soft_drop) for level in GRAVITY}
 
     @property
     def reversed_until(self) -> float | None:
@@ -117,17 +139,19 @@ class Player:
 
     # --- clocks ------------------------------------------------------------------------
     def due(self) -> float:
-        if self.left:
+        if self.left or self.over:
             return INF
         due = self.fall_at
         if self.lock_at < due:
             due = self.lock_at
         if self.control_until < due:
             due = self.control_until
+        if self.repeat_at < due:
+            due = self.repeat_at
         return due
 
     def interval(self) -> float:
-        return SOFT_DROP[self.level] if self.soft else GRAVITY[self.level]
+        return self.soft_drop[self.level] if self.soft else GRAVITY[self.level]
 
     def fits(self, shape, y: int) -> bool:
         return fits(self.field.masks, shape, y)
@@ -152,15 +176,20 @@ class Player:
             self.lock_at = t + LOCK_DELAY
 
     def step(self, t: float, events: list) -> list[str]:
-        """Run the clock that is due at ``t``; returns bombs to drop automatically."""
+        """Run the clock that is due at ``t``; returns bombs to drop automatically.
+        Clocks due at the same time run in this order: lack of control, lock, repeat,
+        gravity."""
         if self.control_until == t:
             self.control_until = INF
             events.append(ControlChanged(self.seat, False, None))
+            self.rearm(t)  # ← and → mean their own again: a blocked repeat may go now
         elif self.lock_at == t:
             if self.fits(self.shape, self.y + 1):
                 self.lock_at = INF
             else:
                 return self.lock(t, events)
+        elif self.repeat_at == t:
+            self.repeat(t, events)
         else:
             self.fall(t, events)
         return []
@@ -173,12 +202,14 @@ class Player:
                 self.lowest = y
                 self.resets = 0  # Guideline: a new lowest row gives 15 fresh resets
             events.append(self.piece_event)
+            self.rearm(t)
         self._touch(t, moved=False)
         self.last_fall = t
         self.fall_at = t + self.interval()
 
     # --- intents -----------------------------------------------------------------------
-    def shift(self, dx: int, t: float, events: list) -> None:
+    def shift(self, dx: int, t: float, events: list) -> bool:
+        """One step sideways (← and → exchanged during lack of control); whether it moved."""
         if self.control_until != INF:
             dx = -dx
         x = self.x + dx
@@ -190,6 +221,73 @@ class Player:
                 self.shape = shape
                 self._touch(t, moved=True)
                 events.append(self.piece_event)
+                return True
+        return False
+
+    def step_key(self, dx: int, t: float, events: list) -> None:
+        """A single ← or → (the ``left`` / ``right`` intents): one step."""
+        if self.shift(dx, t, events):
+            self.rearm(t)
+
+    def slide(self, dx: int, t: float, events: list) -> bool:
+        """As far as the piece goes sideways (ARR 0), as one move for the lock delay."""
+        if self.control_until != INF:
+            dx = -dx
+        shapes = SHAPES[self.kind][self.rotation]
+        x = self.x
+        while 0 <= x + dx + X_OFFSET < SHAPE_COUNT and self.fits(shapes[x + dx + X_OFFSET], self.y):
+            x += dx
+        if x == self.x:
+            return False
+        self.x = x
+        self.shape = shapes[x + X_OFFSET]
+        self._touch(t, moved=True)
+        events.append(self.piece_event)
+        return True
+
+    def hold(self, dx: int, t: float, events: list) -> None:
+        """← (−1) or → (+1) goes down: one step at once, repeats after DAS. A key that
+        is already down (the keyboard's own repeat) changes nothing."""
+        if dx in self.held:
+            return
+        self.held.append(dx)
+        self.charged = False
+        self.shift(dx, t, events)
+        self.repeat_at = t + self.das
+
+    def release(self, dx: int, t: float) -> None:
+        """← or → comes up; if it was the active one, the other (if held) takes over
+        after its own DAS."""
+        if dx not in self.held:
+            return
+        active = self.held[-1] == dx
+        self.held.remove(dx)
+        if active:
+            self.charged = False
+            self.repeat_at = t + self.das if self.held else INF
+
+    def repeat(self, t: float, events: list) -> None:
+        """The repeat clock: one step (every ARR), or to the wall (ARR 0). Blocked, the
+        clock stops until ``rearm``."""
+        self.charged = True
+        if self.arr == 0:
+            self.slide(self.held[-1], t, events)
+            self.repeat_at = INF  # at the wall: again when the way opens (rearm)
+        elif self.shift(self.held[-1], t, events):
+            self.repeat_at = t + self.arr
+        else:
+            self.repeat_at = INF
+
+    def rearm(self, t: float) -> None:
+        """The piece or the field changed: a charged repeat that was blocked tries at once."""
+        if self.charged and self.repeat_at == INF and self.held:
+            self.repeat_at = t
+
+    def release_all(self) -> None:
+        self.held.clear()
+        self.repeat_at = INF
+        self.charged = False
+        self.soft = False
 
     def rotate(self, t: float, events: list) -> None:
         """Turn clockwise with the SRS kick tests; if all five fail, nothing happens."""
@@ -204,6 +302,7 @@ class Player:
                 self.shape = shapes[index]
                 self._touch(t, moved=True)
                 events.append(self.piece_event)
+                self.rearm(t)
                 return
 
     def set_soft_drop(self, on: bool, t: float) -> None:
@@ -302,6 +401,7 @@ class Player:
         self.last_fall = t
         self.fall_at = t + self.interval()
         events.append(self.piece_event)
+        self.rearm(t)  # a charged key moves the new piece at once
 
     def eliminate(self, t: float, events: list) -> None:
         """Top out: empty field, start level, level counter restarts; score kept, stored
@@ -327,6 +427,7 @@ class Player:
         if bomb == C.LACK_OF_CONTROL:  # a second one while active restarts the 5 s
             self.control_until = t + C.LACK_OF_CONTROL_SECONDS
             events.append(ControlChanged(self.seat, True, self.control_until))
+            self.rearm(t)
             return
         field = self.field
         before = list(field.text)
@@ -374,6 +475,7 @@ class Player:
         self.y = y
         self._touch(t, moved=False)
         events.append(self.piece_event)
+        self.rearm(t)
 
     def topple(self, t: float, events: list) -> None:
         """Topped out by a bomb: eliminated; the falling piece is discarded."""
@@ -388,7 +490,7 @@ class Player:
     def view(self) -> PlayerView:
         piece = None
         ghost: tuple[tuple[int, int], ...] = ()
-        if self.kind and not self.left:
+        if self.kind and not self.left and not self.over:
             piece = PieceView(self.kind, self.rotation, self.x, self.y - HIDDEN, self.piece_cells())
             ghost = self.piece_cells(self.ghost_y())
         return PlayerView(
@@ -405,6 +507,7 @@ class Player:
             ghost=ghost,
             field=self.field.visible(),
             left=self.left,
+            over=self.over,
         )
 
     def to_text(self) -> str:
@@ -413,12 +516,20 @@ class Player:
         def clock(value: float) -> str:
             return "-" if value == INF else repr(value)
 
+        # handling and held keys only when there are any, so a game without them reads
+        # as it always did (the recorded games' texts)
+        handling = "" if self.handling == DEFAULT_HANDLING else " " + self.handling.text
+        keys = ""
+        if self.held or self.repeat_at != INF or self.charged:
+            held = "".join("L" if dx < 0 else "R" for dx in self.held) or "-"
+            keys = f" held {held} repeat {clock(self.repeat_at)} charged {int(self.charged)}"
         lines = [
             f"seat {self.seat} score {self.score} level {self.level} lines {self.lines} "
             f"level_lines {self.level_lines} eliminations {self.eliminations}"
-            + (f" left {self.left_at!r}" if self.left else ""),
+            + (f" left {self.left_at!r}" if self.left else "")
+            + handling,
             f"piece {self.kind} r{self.rotation} x{self.x} y{self.y - HIDDEN} "
-            f"resets {self.resets} lowest {self.lowest - HIDDEN} soft {int(self.soft)}",
+            f"resets {self.resets} lowest {self.lowest - HIDDEN} soft {int(self.soft)}" + keys,
             f"clocks fall {clock(self.fall_at)} lock {clock(self.lock_at)} "
             f"reversed {clock(self.control_until)} last_fall {self.last_fall!r}",
             f"next {' '.join(self.bag.peek(C.PREVIEW))} dealt {self.bag.dealt}",

@@ -32,8 +32,14 @@ BOMB_LABELS = {
 }
 # What a bomb cell shows: a letter, so bombs differ by more than colour.
 BOMB_GLYPHS = {
-    C.ADD_LINE: "A", C.EARTHQUAKE: "Q", C.REMOVE_BOMBS: "B", C.DRILL: "D",
-    C.LACK_OF_CONTROL: "K", C.GRAVITY_BOMB: "G", C.REMOVE_LINE: "R", C.DEMOLITION: "N",
+    C.ADD_LINE: "A",
+    C.EARTHQUAKE: "Q",
+    C.REMOVE_BOMBS: "B",
+    C.DRILL: "D",
+    C.LACK_OF_CONTROL: "K",
+    C.GRAVITY_BOMB: "G",
+    C.REMOVE_LINE: "R",
+    C.DEMOLITION: "N",
 }
 
 
@@ -61,7 +67,9 @@ def row(seat: int, index: int, cells: str, oob: bool = True) -> str:
     return f'<div id="board-{seat}-row-{index}" class="fr"{swap}>{row_cells(cells)}</div>'
 
 
-def piece(seat: int, kind: str | None, rotation: int, x: int, y: int, ghost: bool = False, oob: bool = True) -> str:
+def piece(
+    seat: int, kind: str | None, rotation: int, x: int, y: int, ghost: bool = False, oob: bool = True
+) -> str:
     """The falling piece (or its ghost): y is the visible row of its box's top."""
     name = "ghost" if ghost else "piece"
     swap = ' hx-swap-oob="true"' if oob else ""
@@ -85,16 +93,16 @@ def score(seat: int, score: int, level: int, lines: int, eliminations: int, oob:
 
 def next_pieces(seat: int, kinds: tuple[str, ...], oob: bool = True) -> str:
     swap = ' hx-swap-oob="true"' if oob else ""
-    items = "".join(
-        f'<div class="pc nx {k} r0"><i></i><i></i><i></i><i></i></div>' for k in kinds
-    )
+    items = "".join(f'<div class="pc nx {k} r0"><i></i><i></i><i></i><i></i></div>' for k in kinds)
     return f'<div id="next-{seat}" class="next" aria-label="Next: {" ".join(kinds)}"{swap}>{items}</div>'
 
 
 def bomb_chip(bomb: str, number: int | None = None) -> str:
     label = BOMB_LABELS[bomb]
     tail = f"<b>{number}</b>" if number is not None else ""
-    return f'<span class="bomb {bomb_colour(bomb)}" title="{label}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
+    return (
+        f'<span class="bomb {bomb_colour(bomb)}" title="{label}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
+    )
 
 
 def store(seat: int, bombs: tuple[str, ...], oob: bool = True) -> str:

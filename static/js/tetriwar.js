@@ -7,7 +7,10 @@
   if (!live) return;
   const area = live.area;
   const mySeat = live.mySeat;
-  const DAS = 170, ARR = 50; // RULES.md §1: auto-repeat after 170 ms, then every 50 ms
+  // Held keys: the page says when a key goes down and up; the server repeats it at the
+  // player's own auto-repeat settings (their keys page), so holding costs two frames.
+  const HOLD = { left: "left", right: "right", soft_drop: "down" };
+  const held = new Set();
 
   function intent(name, target) {
     live.intent(name, target === undefined ? undefined : { target: target });
@@ -24,12 +27,12 @@
   function norm(key) { return key.length === 1 ? key.toLowerCase() : key; }
   function playing() {
     const game = document.getElementById("game");
-    return game && game.classList.contains("tw-game") && !game.classList.contains("over");
+    if (!game || !game.classList.contains("tw-game") || game.classList.contains("over")) return false;
+    const clock = document.getElementById("clock"); // stopped: time is up, keys do nothing
+    return !(clock && clock.hasAttribute("data-stopped"));
   }
-  const repeaters = {};
-  function stopRepeat(action) {
-    const r = repeaters[action];
-    if (r) { clearTimeout(r.delay); clearInterval(r.every); delete repeaters[action]; }
+  function release(action) {
+    if (held.delete(action)) intent("release_" + HOLD[action]);
   }
 
   document.addEventListener("keydown", (e) => {
@@ -37,16 +40,9 @@
     const action = actionOf[norm(e.key)];
     if (!action || !mySeat() || !playing()) return; // spectators' keys do nothing
     e.preventDefault(); // game keys never scroll the page or move focus
-    if (e.repeat) return; // we repeat ourselves, at the rule's pace
-    if (action === "left" || action === "right") {
-      const other = action === "left" ? "right" : "left";
-      stopRepeat(other);
-      intent(action);
-      repeaters[action] = {
-        delay: setTimeout(() => { repeaters[action].every = setInterval(() => intent(action), ARR); }, DAS),
-      };
-    } else if (action === "soft_drop") {
-      intent("soft_drop_on");
+    if (e.repeat) return; // the server repeats, at the player's own pace
+    if (action in HOLD) {
+      if (!held.has(action)) { held.add(action); intent("hold_" + HOLD[action]); }
     } else if (action === "rotate" || action === "hard_drop") {
       intent(action);
     } else if (action === "bomb") {
@@ -58,11 +54,9 @@
   document.addEventListener("keyup", (e) => {
     const action = actionOf[norm(e.key)];
     if (!action) return;
-    if (action === "left" || action === "right") stopRepeat(action);
-    if (action === "soft_drop") intent("soft_drop_off");
+    if (!(action in HOLD)) return;
+    if (playing()) release(action);
+    else held.delete(action); // the game is over: nothing to release
   });
-  window.addEventListener("blur", () => {
-    stopRepeat("left"); stopRepeat("right");
-    if (playing()) intent("soft_drop_off");
-  });
+  window.addEventListener("blur", () => { for (const action of [...held]) release(action); });
 })();

@@ -180,9 +180,52 @@ def test_banned_players_profile_is_not_found(client, make_user, admin_user):
     assert response.status_code == 404
 
 
+@pytest.mark.parametrize("debug", [False, True], ids=["deployed", "debug"])
+def test_banned_players_profile_is_the_sites_friendly_404_even_in_debug(client, make_user, admin_user, settings,
+                                                                        debug):
+    settings.DEBUG = debug  # `make run` serves with DEBUG on: no technical page for a link people follow
+    cheater = make_user("cheater")
+    services.user_ban(user=cheater, reason="cheating", by=admin_user)
+    for name in ("cheater", "nobody-at-all"):
+        response = client.get(reverse("player", args=[name]))
+        html = response.content.decode()
+        assert response.status_code == 404
+        assert "We can't find that page" in html and "There is no such player." in html
+        assert 'class="topbar"' in html and reverse("lobby:index") in html
+        assert "Page not found (404)" not in html and "URLconf" not in html and "cheating" not in html
+
+
 def test_space_cannot_be_bound_to_anything_but_the_hard_drop(host_client, host):
     response = host_client.post(reverse("key_bindings"), _bindings(rotate=" "))
     assert response.status_code == 400
     assert "Space always hard-drops" in response.content.decode()
     host.refresh_from_db()
     assert host.key_bindings == {}
+
+
+def test_player_sets_their_auto_repeat_and_sees_it_on_the_profile(host_client, host):
+    wanted = {**_bindings(), "handling-das": "120", "handling-arr": "0", "handling-soft_drop": "40"}
+    response = host_client.post(reverse("key_bindings"), wanted)
+    assert response.status_code == 302
+    host.refresh_from_db()
+    assert host.handling == {"das": 120, "arr": 0, "soft_drop": 40}
+    summary = host_client.get(reverse("profile")).content.decode()
+    summary = summary[summary.index('id="handling-summary"'):]
+    assert "<dt>120</dt><dd>Auto-repeat delay (ms)</dd>" in summary
+    assert "<dt>0</dt><dd>Auto-repeat rate (ms)</dd>" in summary
+
+
+@pytest.mark.parametrize("field,value", [("das", "49"), ("das", "301"), ("arr", "101"), ("arr", "-1"), ("soft_drop", "19")])
+def test_an_auto_repeat_out_of_range_is_refused_and_nothing_changes(host_client, host, field, value):
+    response = host_client.post(reverse("key_bindings"), {**_bindings(left="a"), f"handling-{field}": value})
+    assert response.status_code == 400
+    host.refresh_from_db()
+    assert host.handling == {} and host.bindings() == _bindings()
+
+
+def test_reset_puts_the_auto_repeat_back_to_the_defaults(host_client, host):
+    host.handling = {"das": 100}
+    host.save()
+    host_client.post(reverse("key_bindings"), {"reset": "1"})
+    host.refresh_from_db()
+    assert host.handling == {}

@@ -9,6 +9,8 @@ from games import services as game_services
 from games.core.outcome import Outcome, Standing, Termination
 from games.live import FinishedGame
 from games.models import Game
+from games.tetriwar.engine import Game as TetriWar
+from games.tetriwar.engine import Options as TetriWarOptions
 from lobby import services
 from lobby.services import TableError, chips_available
 from tests.personas import ref
@@ -19,11 +21,17 @@ OPTIONS = {"minutes": 3, "start_level": 1, "lines_per_level": 10, "bombs": "manu
 def seat_all(users, *, stake, seats=None, ips=None, options=None):
     """A competitive table with ``users`` seated in order, all ready, started."""
     table = services.table_create(
-        player=ref(users[0]), game="tetriwar", options=options or dict(OPTIONS),
-        seats_total=seats or len(users), stake=stake, ip=(ips or [None] * len(users))[0],
+        player=ref(users[0]),
+        game="tetriwar",
+        options=options or dict(OPTIONS),
+        seats_total=seats or len(users),
+        stake=stake,
+        ip=(ips or [None] * len(users))[0],
     )
     for n, user in enumerate(users[1:], start=2):
-        services.seat_take(table_id=table.pk, player=ref(user), number=n, ip=(ips or [None] * len(users))[n - 1])
+        services.seat_take(
+            table_id=table.pk, player=ref(user), number=n, ip=(ips or [None] * len(users))[n - 1]
+        )
     for user in users:
         services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
     services.table_start(table_id=table.pk, player=ref(users[0]))
@@ -38,11 +46,18 @@ def outcome(places: dict, forfeits=(), pairs=False):
         sides = [((seat,), place) for seat, place in places.items()]
     sides.sort(key=lambda s: s[1])
     standings = tuple(
-        Standing(place=place, seats=tuple(seats), score=0, shared=sum(1 for _, p in sides if p == place) > 1,
-                 forfeited=any(s in forfeits for s in seats))
+        Standing(
+            place=place,
+            seats=tuple(seats),
+            score=0,
+            shared=sum(1 for _, p in sides if p == place) > 1,
+            forfeited=any(s in forfeits for s in seats),
+        )
         for seats, place in sides
     )
-    players = {seat: {"score": 100 - 10 * place, "lines": 1, "eliminations": 0} for seat, place in places.items()}
+    players = {
+        seat: {"score": 100 - 10 * place, "lines": 1, "eliminations": 0} for seat, place in places.items()
+    }
     termination = Termination.FORFEIT if forfeits else Termination.TIME
     return FinishedGame(Outcome(termination, standings), players, [[0.5, 1, "left"]], 180.0)
 
@@ -64,7 +79,9 @@ def test_sitting_reserves_the_stake_and_chips_cannot_be_promised_twice(host, opp
     assert chips_available(opponent.pk) == 400
     make_table(ref(opponent), stake=0)  # friendly tables reserve nothing
     assert chips_available(opponent.pk) == 400
-    other = services.table_create(player=ref(outsider), game="tetriwar", options=OPTIONS, seats_total=2, stake=500)
+    other = services.table_create(
+        player=ref(outsider), game="tetriwar", options=OPTIONS, seats_total=2, stake=500
+    )
     with pytest.raises(TableError) as exc:
         services.seat_take(table_id=other.pk, player=ref(opponent), number=2)
     assert exc.value.code == "NOT_ENOUGH_CHIPS" and "600 are staked at other tables" in exc.value.message
@@ -86,7 +103,9 @@ def test_starting_takes_every_stake_into_the_pot(host, opponent):
 def test_a_start_that_a_player_can_no_longer_pay_is_refused_and_changes_nothing(host, opponent, admin_user):
     from accounts.services import chips_adjust
 
-    table = services.table_create(player=ref(host), game="tetriwar", options=OPTIONS, seats_total=2, stake=800)
+    table = services.table_create(
+        player=ref(host), game="tetriwar", options=OPTIONS, seats_total=2, stake=800
+    )
     services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
     for user in (host, opponent):
         services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
@@ -112,7 +131,14 @@ def test_two_players_winner_takes_the_pot_and_ten_points(host, opponent):
     assert game.termination == "time"  # why it ended, from its Outcome
     assert game.log.summary["termination"] == "time"
     assert game.log.summary["standings"][0] == {
-        "place": 1, "seats": [2], "score": 0, "lines": 0, "eliminations": 0, "shared": False, "forfeited": False,
+        "place": 1,
+        "seats": [2],
+        "score": 0,
+        "lines": 0,
+        "eliminations": 0,
+        "shared": False,
+        "forfeited": False,
+        "left": [],
     }
 
 
@@ -152,8 +178,51 @@ def test_a_player_who_leaves_gets_minus_twenty_and_loses_the_stake(make_user):
     users = [make_user(n) for n in ("ann", "ben", "cat")]
     _, game = seat_all(users, stake=40)
     game_services.game_finish(game_id=game.pk, finished=outcome({1: 1, 2: 2, 3: 3}, forfeits=(3,)))
-    rows = {p.seat: (p.points, p.chips_delta, p.forfeited) for p in Game.objects.get(pk=game.pk).participations.all()}
+    rows = {
+        p.seat: (p.points, p.chips_delta, p.forfeited)
+        for p in Game.objects.get(pk=game.pk).participations.all()
+    }
     assert rows == {1: (15, 80, False), 2: (0, -40, False), 3: (-20, -40, True)}
+
+
+def engine_pairs_outcome(leaves: list[tuple[int, float]]) -> FinishedGame:
+    """A pairs game of the TetriWar engine in which ``leaves`` (seat, time) forfeit,
+    run to its end: the outcome exactly as the host hands it to the services."""
+    engine = TetriWar(TetriWarOptions(minutes=1, pairs=True), 1, [1, 2, 3, 4], 0.0)
+    for seat, t in leaves:
+        engine.forfeit(seat, t)
+    engine.advance(engine.end)
+    players = {seat: {"score": 0, "lines": 0, "eliminations": 0} for seat in engine.seats}
+    return FinishedGame(engine.outcome(), players, list(engine.log), engine.now)
+
+
+def test_in_pairs_only_the_partner_who_leaves_is_penalised(four):
+    _, game = seat_all(four, stake=50, options={**OPTIONS, "pairs": True})
+    game_services.game_finish(game_id=game.pk, finished=engine_pairs_outcome([(2, 5.0)]))
+    rows = {
+        p.seat: (p.points, p.chips_delta, p.forfeited)
+        for p in Game.objects.get(pk=game.pk).participations.all()
+    }
+    # seat 2 left: -20 and the stake; seat 1 stayed: the pair's last place (-5), not -20
+    assert rows == {3: (10, 50, False), 4: (10, 50, False), 1: (-5, -50, False), 2: (-20, -50, True)}
+    assert sum(chips_of(*four)) == 4000
+
+
+def test_a_first_pair_with_a_leaver_pays_the_partner_who_stayed_alone(four):
+    _, game = seat_all(four, stake=50, options={**OPTIONS, "pairs": True})
+    # both pairs lose a player; pair 1 + 2 lost theirs later, so it ranks first
+    game_services.game_finish(game_id=game.pk, finished=engine_pairs_outcome([(4, 1.0), (2, 2.0)]))
+    rows = {
+        p.seat: (p.place, p.points, p.chips_delta, p.forfeited)
+        for p in Game.objects.get(pk=game.pk).participations.all()
+    }
+    assert rows == {
+        1: (1, 10, 150, False),
+        2: (1, -20, -50, True),
+        3: (2, -5, -50, False),
+        4: (2, -20, -50, True),
+    }
+    assert sum(chips_of(*four)) == 4000
 
 
 def test_players_sharing_an_ip_play_unscored_and_get_their_stakes_back(host, opponent):
@@ -166,7 +235,9 @@ def test_players_sharing_an_ip_play_unscored_and_get_their_stakes_back(host, opp
 
 
 def test_the_table_warns_when_two_seated_players_share_an_ip(client, host, opponent):
-    table = services.table_create(player=ref(host), game="tetriwar", options=OPTIONS, seats_total=2, stake=5, ip="10.1.1.1")
+    table = services.table_create(
+        player=ref(host), game="tetriwar", options=OPTIONS, seats_total=2, stake=5, ip="10.1.1.1"
+    )
     services.seat_take(table_id=table.pk, player=ref(opponent), number=2, ip="10.1.1.1")
     page = client.get(table.get_absolute_url()).content.decode()
     assert "share an IP address" in page
@@ -221,8 +292,12 @@ def test_every_admin_action_leaves_a_row_naming_the_admin(opponent, admin_user):
     accounts_services.user_ban(user=opponent, reason="Abuse", by=admin_user)
     accounts_services.user_unban(user=opponent, by=admin_user)
     accounts_services.chips_adjust(user=opponent, delta=5, note="Goodwill", by=admin_user)
-    actions = list(ModerationAction.objects.order_by("id").values_list("action", "admin__username", "user__username"))
+    actions = list(
+        ModerationAction.objects.order_by("id").values_list("action", "admin__username", "user__username")
+    )
     assert actions == [
-        ("ban", "moderator", "opponent"), ("unban", "moderator", "opponent"), ("adjust_chips", "moderator", "opponent"),
+        ("ban", "moderator", "opponent"),
+        ("unban", "moderator", "opponent"),
+        ("adjust_chips", "moderator", "opponent"),
     ]
     assert ChipTransaction.objects.filter(reason="admin", created_by=admin_user).count() == 1

@@ -46,7 +46,8 @@ def table(host, opponent):
 
 async def three_sockets(table, host, opponent, outsider):
     sockets = [
-        await open_socket(f"/ws/table/{table.pk}/", await cookie_for(user)) for user in (host, opponent, outsider)
+        await open_socket(f"/ws/table/{table.pk}/", await cookie_for(user))
+        for user in (host, opponent, outsider)
     ]
     return sockets
 
@@ -102,7 +103,9 @@ async def test_a_spectator_cannot_act(table, host, opponent, outsider, fake_cloc
         ({"foo": "bar"}, "BAD_FRAME"),
     ],
 )
-async def test_bad_intents_get_a_clear_error_only_to_the_sender(table, host, opponent, outsider, fake_clock, frame, code):
+async def test_bad_intents_get_a_clear_error_only_to_the_sender(
+    table, host, opponent, outsider, fake_clock, frame, code
+):
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     player1, player2, spectator = sockets
@@ -177,19 +180,25 @@ async def test_the_game_ends_on_time_and_is_saved_once(table, host, opponent, ou
         await ws.disconnect()
 
 
-async def test_a_player_who_leaves_forfeits_and_the_game_goes_on(table, host, opponent, outsider, fake_clock):
+async def test_when_one_of_two_players_leaves_the_game_ends_at_once_for_everyone(
+    table, host, opponent, outsider, fake_clock
+):
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     player1, player2, spectator = sockets
     await player2.send_json_to({"intent": "forfeit"})
-    assert "Left the game" in await receive_until(spectator, 'id="status-2"')
-    await player2.send_json_to({"intent": "left"})
-    assert 'data-code="NOT_PLAYING"' in await receive_until(player2, "ws-error")
+    for ws in sockets:  # only one side remains: the results, for players and spectators alike
+        results = await receive_until(ws, 'id="results-title"')
+        assert "(left)" in results
+    game = await database_sync_to_async(Game.objects.get)(table=table)
+    assert game.status == Game.Status.FINISHED and game.termination == "forfeit"
     for ws in sockets:
         await ws.disconnect()
 
 
-async def test_closing_the_table_aborts_the_game_and_tells_everyone(table, host, opponent, outsider, admin_user, fake_clock):
+async def test_closing_the_table_aborts_the_game_and_tells_everyone(
+    table, host, opponent, outsider, admin_user, fake_clock
+):
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     await database_sync_to_async(services.table_close)(table_id=table.pk, reason="Rude names", by=admin_user)
@@ -267,3 +276,69 @@ async def test_a_game_of_four_bots_runs_to_its_end(host, outsider, fake_clock):
     status = await database_sync_to_async(lambda: Table.objects.get(pk=table.pk).status)()
     assert status == "closed"  # nobody is left to play again
     await watcher.disconnect()
+
+
+async def test_a_held_key_repeats_on_the_server_at_the_players_own_pace(
+    table, host, opponent, outsider, fake_clock
+):
+    host.handling = {"das": 100, "arr": 0, "soft_drop": 20}  # ARR 0: to the wall at the DAS
+    await database_sync_to_async(host.save)()
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, _, spectator = sockets
+
+    async def piece_x(seq_ack: str | None = None) -> int:
+        fragment = await receive_until(spectator, seq_ack or 'id="piece-1"')
+        return int(re.search(r'id="piece-1" class="pc \w r\d" style="--x:(-?\d+)', fragment).group(1))
+
+    await player1.send_json_to({"intent": "hold_left", "seq": 1})
+    first = await piece_x(r"a1:1\b")  # one step at once
+    fake_clock.t += 0.05
+    await tick(table.pk)
+    await spectator.receive_nothing(0.1)  # before the DAS: nothing more
+    fake_clock.t += 0.06
+    await tick(table.pk)
+    wall = await piece_x()
+    assert wall < first and wall <= 0  # at the DAS, straight to the wall
+    await player1.send_json_to({"intent": "release_left", "seq": 2})
+    await player1.send_json_to({"intent": "right", "seq": 3})
+    assert await piece_x(r"a1:3\b") == wall + 1
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_the_header_chips_follow_the_stake_and_the_pot(host, opponent, outsider, fake_clock):
+    def staked_table():
+        table = services.table_create(
+            player=ref(host), game="tetriwar", options=dict(OPTIONS), seats_total=2, stake=100, ip="10.0.0.1"
+        )
+        services.seat_take(table_id=table.pk, player=ref(opponent), number=2, ip="10.0.0.2")
+        for user in (host, opponent):
+            services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
+        return table
+
+    table = await database_sync_to_async(staked_table)()
+    before = host.chips
+    sockets = await three_sockets(table, host, opponent, outsider)
+    player1, player2, spectator = sockets
+
+    async def until_all(ws, *patterns: str) -> str:
+        seen, received = set(), []
+        while len(seen) < len(patterns):
+            received.append(await ws.receive_from(timeout=3))
+            seen.update(p for p in patterns if re.search(p, received[-1]))
+        return "".join(received)
+
+    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(host))
+    for ws in (player1, player2):  # the stake is taken, as the countdown shows
+        got = await until_all(ws, "nav-chips", 'id="game"')
+        assert f'<span id="nav-chips" hx-swap-oob="true">{before - 100}</span>' in got
+    assert "nav-chips" not in await until_all(spectator, 'id="game"')  # a spectator's are not theirs
+    fake_clock.t += 3.01
+    await tick(table.pk)
+    await receive_until(player1, "data-remaining-ms")
+    await player2.send_json_to({"intent": "forfeit"})
+    pot = await receive_until(player1, "nav-chips")  # the winner is paid the pot of 200
+    assert f'<span id="nav-chips" hx-swap-oob="true">{before + 100}</span>' in pot
+    for ws in sockets:
+        await ws.disconnect()

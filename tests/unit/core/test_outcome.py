@@ -12,13 +12,22 @@ ALMOST_FULL = ["1122112.", *(["22112211", "11221122"] * 3)[:5]]
 
 
 def test_equal_keys_share_their_place_and_the_next_place_is_skipped():
-    rows = [((0, -5), {"seats": (1,), "score": 5}), ((0, -9), {"seats": (2,), "score": 9}),
-            ((0, -5), {"seats": (3,), "score": 5})]
-    assert [(s.seats, s.place, s.shared) for s in ranked(rows)] == [((2,), 1, False), ((1,), 2, True), ((3,), 2, True)]
+    rows = [
+        ((0, -5), {"seats": (1,), "score": 5}),
+        ((0, -9), {"seats": (2,), "score": 9}),
+        ((0, -5), {"seats": (3,), "score": 5}),
+    ]
+    assert [(s.seats, s.place, s.shared) for s in ranked(rows)] == [
+        ((2,), 1, False),
+        ((1,), 2, True),
+        ((3,), 2, True),
+    ]
 
 
 def test_an_outcome_reads_back_from_its_stored_form():
-    outcome = Outcome(Termination.TIME, (Standing(1, (1, 2), 300, lines=4), Standing(2, (3, 4), 100, forfeited=True)))
+    outcome = Outcome(
+        Termination.TIME, (Standing(1, (1, 2), 300, lines=4), Standing(2, (3, 4), 100, forfeited=True))
+    )
     assert Outcome.from_dict(outcome.to_dict()) == outcome
     assert outcome.winners == (1, 2)
     assert outcome.to_dict()["termination"] == "time"
@@ -41,14 +50,40 @@ def test_tetriwar_ends_on_time_and_replays_to_the_same_outcome():
     assert again.outcome() == outcome
 
 
-def test_tetriwar_ends_by_forfeit_when_every_player_left():
-    game = TetriWar(TetriWarOptions(minutes=1), 3, [1, 2], 0.0)
+def test_tetriwar_ends_by_forfeit_when_one_side_is_left():
+    game = TetriWar(TetriWarOptions(minutes=1), 3, [1, 2, 3], 0.0)
     game.forfeit(2, 1.0)
     assert game.outcome() is None
     game.forfeit(1, 2.0)
     outcome = game.outcome()
     assert outcome.termination is Termination.FORFEIT
-    assert [(s.seats, s.forfeited) for s in outcome.standings] == [((1,), True), ((2,), True)]  # the last to leave first
+    assert [(s.seats, s.forfeited, s.left) for s in outcome.standings] == [
+        ((3,), False, ()),
+        ((1,), True, (1,)),  # the last to leave before the first
+        ((2,), True, (2,)),
+    ]
+
+
+def test_tetriwar_of_one_player_ends_by_forfeit_when_the_player_leaves():
+    game = TetriWar(TetriWarOptions(minutes=1), 3, [2], 0.0)
+    game.forfeit(2, 1.0)
+    outcome = game.outcome()
+    assert outcome.termination is Termination.FORFEIT
+    assert [(s.seats, s.forfeited) for s in outcome.standings] == [((2,), True)]
+
+
+def test_a_stored_outcome_without_leavers_reads_back():
+    stored = Outcome(Termination.TIME, (Standing(1, (1,), 5), Standing(2, (2,), 0, forfeited=True))).to_dict()
+    for standing in stored["standings"]:
+        del standing["left"]  # as outcomes were stored before
+    outcome = Outcome.from_dict(stored)
+    assert [s.leavers for s in outcome.standings] == [(), (2,)]
+
+
+def test_the_leavers_of_a_pair_are_the_partners_who_left():
+    pair = Standing(2, (1, 2), 300, forfeited=True, left=(2,))
+    assert pair.leavers == (2,)
+    assert Outcome.from_dict(Outcome(Termination.TIME, (pair,)).to_dict()).standings == (pair,)
 
 
 def test_viertris_says_why_it_ended():

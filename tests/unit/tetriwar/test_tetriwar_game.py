@@ -6,7 +6,7 @@ import pytest
 from tetriwar_helpers import HARD_DROP, game_for, kinds
 
 from games.core.protocol import InvalidOptions
-from games.tetriwar.engine import Game, GameFinished, IllegalIntent, Intent, Options
+from games.tetriwar.engine import Game, GameFinished, IllegalIntent, Intent, Options, Termination
 
 
 # --- options -------------------------------------------------------------------------------------
@@ -67,19 +67,34 @@ def test_the_game_ends_when_its_minutes_run_out():
     assert not game.finished
     events = game.advance(220.0)
     assert game.finished and events[-1] == GameFinished(0)
+    assert game.outcome().termination is Termination.TIME
     assert game.next_deadline() is None
-    with pytest.raises(IllegalIntent) as error:
-        game.apply(1, Intent("left"), 220.5)
-    assert error.value.code == "GAME_OVER"
-
-
-def test_an_intent_at_the_end_time_is_refused_and_changes_nothing():
-    game = game_for(minutes=1)
+    # an intent after the end is ignored: no error for the player, nothing changes
     before = game.to_text()
-    with pytest.raises(IllegalIntent) as error:
-        game.apply(1, HARD_DROP, 60.0)
-    assert error.value.code == "GAME_OVER"
+    assert game.apply(1, Intent("left"), 220.5) == []
+    assert game.forfeit(2, 221.0) == []
     assert game.to_text() == before and game.log == []
+
+
+def test_an_intent_at_the_end_time_is_ignored_and_the_game_ends():
+    game = game_for(minutes=1)
+    ended = game_for(minutes=1)
+    ended.advance(60.0)
+    events = game.apply(1, HARD_DROP, 60.0)
+    assert events[-1] == GameFinished(0) and game.finished
+    assert game.to_text() == ended.to_text() and game.log == []  # the piece was not dropped
+
+
+def test_when_the_time_runs_out_every_board_still_playing_is_over():
+    game = game_for(seats=(1, 2, 3), minutes=1)
+    game.forfeit(3, 1.0)
+    events = game.advance(60.0)
+    assert [(e.kind, e.seat) for e in events[-3:]] == [("over", 1), ("over", 2), ("finished", 0)]
+    for seat in (1, 2):
+        view = game.view(seat)
+        assert view.over and view.piece is None and view.ghost == ()
+    assert not game.view(3).over and game.view(3).left
+    assert game.outcome().termination is Termination.TIME
 
 
 def test_time_is_passed_in_never_read():
@@ -176,8 +191,76 @@ def test_a_pair_with_a_leaver_ranks_last():
 
 
 def test_the_game_ends_when_everybody_has_left():
-    game = game_for(seats=(1, 2))
-    game.forfeit(1, 1.0)
-    assert not game.finished
+    game = game_for(seats=(2,))
     events = game.forfeit(2, 2.0)
     assert game.finished and events[-1].kind == "finished"
+    assert game.outcome().termination is Termination.FORFEIT
+
+
+def test_a_game_of_two_ends_at_once_when_one_leaves_and_the_other_wins():
+    game = game_for(seats=(1, 2))
+    game.setup(1, score=500)
+    events = game.forfeit(1, 1.0)
+    assert game.finished and [(e.kind, e.seat) for e in events[-3:]] == [
+        ("left", 1),
+        ("over", 2),
+        ("finished", 0),
+    ]
+    assert game.outcome().termination is Termination.FORFEIT
+    assert standings(game) == [(1, (2,), 0, False, False), (2, (1,), 500, False, True)]
+    assert game.next_deadline() is None
+
+
+def test_a_practice_game_ends_when_the_person_leaves_the_bot_alone():
+    game = game_for(seats=(1, 4))  # seat 4: a bot, to the engine a player like any
+    game.forfeit(1, 3.0)
+    assert game.finished and game.outcome().winners == (4,)
+
+
+def test_a_game_of_three_goes_on_until_one_is_left():
+    game = game_for(seats=(1, 2, 3))
+    game.forfeit(1, 1.0)
+    assert not game.finished
+    game.forfeit(3, 2.0)
+    assert game.finished and game.outcome().winners == (2,)
+
+
+def test_in_pairs_one_leaver_does_not_end_the_game_both_partners_do():
+    game = game_for(seats=(1, 2, 3, 4), pairs=True)
+    game.forfeit(2, 1.0)
+    assert not game.finished
+    game.forfeit(4, 2.0)  # one of each pair: both pairs still play
+    assert not game.finished
+    events = game.forfeit(1, 3.0)
+    assert game.finished and game.outcome().termination is Termination.FORFEIT
+    assert [(e.kind, e.seat) for e in events[-3:]] == [("left", 1), ("over", 3), ("finished", 0)]
+    # the pair that kept a player wins; each pair names only its own leavers
+    assert [(s.seats, s.forfeited, s.left) for s in game.outcome().standings] == [
+        ((3, 4), True, (4,)),
+        ((1, 2), True, (1, 2)),
+    ]
+
+
+def test_in_pairs_a_pair_still_playing_ranks_above_a_pair_that_left_whatever_the_times():
+    game = game_for(seats=(1, 2, 3, 4), pairs=True)
+    game.setup(3, score=900)
+    game.forfeit(4, 1.0)  # pair 3 + 4 lost a player first ...
+    game.forfeit(2, 2.0)
+    game.forfeit(1, 3.0)  # ... but pair 1 + 2 has nobody left
+    assert game.finished
+    assert [(s.place, s.seats, s.left) for s in game.outcome().standings] == [
+        (1, (3, 4), (4,)),
+        (2, (1, 2), (1, 2)),
+    ]
+    assert game.outcome().winners == (3, 4)
+
+
+def test_in_pairs_only_the_partner_who_left_is_a_leaver():
+    game = game_for(seats=(1, 2, 3, 4), pairs=True)
+    game.setup(1, score=500)
+    game.forfeit(2, 1.0)
+    game.advance(game.end)
+    pair = game.outcome().standings[-1]
+    assert pair.seats == (1, 2) and pair.forfeited  # the pair ranks as a leaver ...
+    assert pair.left == pair.leavers == (2,)  # ... but only seat 2 left: seat 1 is not penalised
+    assert game.outcome().standings[0].left == ()

@@ -85,10 +85,14 @@ def test_intents_from_a_seat_that_is_not_playing():
     refused(game, 5, Intent("left"), 0.0, "NOT_PLAYING")
 
 
-def test_intents_after_the_end():
-    game = game_for(minutes=1)
+def test_intents_after_the_end_are_ignored_without_an_error():
+    game = game_for(seats=(1, 2), minutes=1)
     game.advance(60.0)
-    refused(game, 1, Intent("left"), 61.0, "GAME_OVER")
+    before, log = game.to_text(), list(game.log)
+    for name in ("left", "hold_right", "release_right", "hard_drop", "bomb"):
+        assert game.apply(1, Intent(name), 61.0) == []
+    assert game.apply(3, Intent("left"), 61.0) == []  # whoever sends it
+    assert game.to_text() == before and game.log == log
 
 
 def test_something_that_is_not_an_intent():

@@ -84,9 +84,16 @@ def check_board(game: Game) -> None:
             # the falling piece lies inside the field and overlaps no block
             assert player.shape == SHAPES[player.kind][player.rotation][player.x + X_OFFSET]
             assert player.fits(player.shape, player.y)
-            cells = game.view(player.seat).piece.cells
+            view = game.view(player.seat)
+            # the piece's cells as the view shows them (until the game is over: then
+            # the board shows none, and the engine's piece must still lie right)
+            cells = player.piece_cells()
+            if player.over:
+                assert game.finished and view.over and view.piece is None and view.ghost == ()
+            else:
+                assert not view.over and view.piece.cells == cells
             assert all(-C.HIDDEN_ROWS <= r < C.VISIBLE_ROWS and 0 <= c < C.WIDTH for r, c in cells)
-            assert all(game.view(player.seat).field[r][c] == "." for r, c in cells if r >= 0)
+            assert all(view.field[r][c] == "." for r, c in cells if r >= 0)
         assert len(player.store) <= C.STORE_SIZE
         if game.options.bombs != "manual":
             assert player.store == []
