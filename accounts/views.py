@@ -21,7 +21,9 @@ from games.tetriwar.forms import HandlingForm
 
 def _safe_next(request: HttpRequest, default: str) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return default
 
@@ -112,7 +114,9 @@ def key_bindings(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Keys and auto-repeat reset to the defaults.")
             return redirect("profile")
         if form.is_valid() and handling.is_valid():
-            services.key_bindings_set(user=request.user, bindings=form.cleaned_data, handling=handling.cleaned_data)
+            services.key_bindings_set(
+                user=request.user, bindings=form.cleaned_data, handling=handling.cleaned_data
+            )
             messages.success(request, "Your keys are saved.")
             return redirect("profile")
     errors = form.errors or handling.errors

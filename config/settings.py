@@ -323,9 +323,13 @@ SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 5)
 # from one client address, since guest names cost nothing to mint.
 TABLES_PER_HOST = env_int("TABLES_PER_HOST", 3)
 TABLES_PER_ADDRESS = env_int("TABLES_PER_ADDRESS", 10)
+# Open tables nobody has had open in a browser for this long close (lobby.services.tables_close_idle),
+# looked for when the lobby is listed, at most once every TABLE_IDLE_SWEEP_SECONDS.
+TABLE_IDLE_MINUTES = env_int("TABLE_IDLE_MINUTES", 5)
+TABLE_IDLE_SWEEP_SECONDS = env_int("TABLE_IDLE_SWEEP_SECONDS", 30)
 for _limit in (
     "LOGIN_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "SIGNUPS_PER_ADDRESS_PER_HOUR", "TABLES_PER_HOST",
-    "TABLES_PER_ADDRESS",
+    "TABLES_PER_ADDRESS", "TABLE_IDLE_MINUTES", "TABLE_IDLE_SWEEP_SECONDS",
 ):
     if globals()[_limit] < 1:
         raise EnvError(f"{_limit} must be at least 1")

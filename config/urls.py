@@ -3,8 +3,10 @@ from __future__ import annotations
 import ipaddress
 
 from django.contrib import admin
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -28,6 +30,15 @@ def metrics(request: HttpRequest) -> HttpResponse:
     return HttpResponse(generate_latest(site_metrics.registry()), content_type=CONTENT_TYPE_LATEST)
 
 
+@require_GET
+@cache_control(public=True, max_age=24 * 3600)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on pages that name no icon (the stand-alone error
+    pages, the admin's, a file opened directly): the site's icon, not a 404. Resolved
+    per request, since the static file's name carries its hash once collected."""
+    return HttpResponseRedirect(static("img/favicon.svg"))
+
+
 def _is_loopback(address: str | None) -> bool:
     try:
         ip = ipaddress.ip_address(address or "")
@@ -39,6 +50,7 @@ def _is_loopback(address: str | None) -> bool:
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics, name="metrics"),
+    path("favicon.ico", favicon, name="favicon"),
     path("", game_views.home, name="home"),
     path("games/", include("games.urls")),
     path("leaderboard/", game_views.leaderboard_index),

@@ -9,10 +9,17 @@ from games import selectors
 from games.registry import GAMES, get_game
 from games.tetriwar.render import pieces_css
 
+# The rest of the family of RULES.md, named on the home page until each is playable.
+FAMILY = ("TetriWar", "Viertris", "Third Option", "Block-Killer", "Te-Trix")
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"games": list(GAMES.values())})
+    games = list(GAMES.values())
+    playable = {spec.name for spec in games}
+    return render(
+        request, "home.html", {"games": games, "coming": [name for name in FAMILY if name not in playable]}
+    )
 
 
 @require_GET

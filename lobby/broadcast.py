@@ -150,6 +150,8 @@ def _send_watchers_changed(table_id: int) -> None:
     send = async_to_sync(get_channel_layer().group_send)
     html = f'<span id="spectator-count" hx-swap-oob="true">{spectator_count(table)}</span>'
     send(table_group(table_id), {"type": "table.fragment", "html": html})
+    if table.status == Table.Status.CLOSED:
+        return  # no lobby lists it any more
     game, row = lobby_row_fragment(table_id)
     message = {"type": "lobby.fragment", "html": row}
     send(lobby_group(None), message)

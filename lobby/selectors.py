@@ -31,9 +31,14 @@ def lobby_tables(game: str | None = None) -> QuerySet[Table]:
     tables = (
         Table.objects.exclude(status=Table.Status.CLOSED)
         .annotate(seats_taken=Count("seats", distinct=True))
-        .prefetch_related(Prefetch("watchers", queryset=Watcher.objects.only("table_id", "user_id", "guest_token")))
         .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.only("table_id", "user_id", "guest_token", "bot_level", "number"))
+            Prefetch("watchers", queryset=Watcher.objects.only("table_id", "user_id", "guest_token"))
+        )
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.only("table_id", "user_id", "guest_token", "bot_level", "number"),
+            )
         )
     )
     if game in GAMES:
@@ -60,7 +65,9 @@ def lobby_changed(table_id: int | None = None) -> None:
 def lobby_rows(game: str | None = None) -> list[str]:
     """The rows of the lobby (of one game, or all), rendered at most once per version."""
     return cached_per_version(
-        LOBBY_VERSION_KEY, f"lobby-rows:{game or ''}", lambda: [row_html(t) for t in lobby_tables(game)],
+        LOBBY_VERSION_KEY,
+        f"lobby-rows:{game or ''}",
+        lambda: [row_html(t) for t in lobby_tables(game)],
         LOBBY_ROWS_SECONDS,
     )
 
@@ -129,9 +136,11 @@ def table_for_page(table_id: int, version: str | None = None) -> Table | None:
     """A table with its seats and watchers, as its page and seat panel show it:
     read from the database once per version of the table (see ``lobby_changed``)."""
     return cached_per_version(
-        f"table-version:{table_id}", f"table-page:{table_id}",
+        f"table-version:{table_id}",
+        f"table-page:{table_id}",
         lambda: Table.objects.filter(pk=table_id).prefetch_related("seats", "watchers").first(),
-        LOBBY_ROWS_SECONDS, version=version,
+        LOBBY_ROWS_SECONDS,
+        version=version,
     )
 
 
@@ -209,7 +218,11 @@ def is_host(table: Table, player: PlayerRef | None) -> bool:
 def start_problem(table: Table, seats: list[Seat]) -> str | None:
     """Why the host cannot start now, or None when everything is in place."""
     if table.status != Table.Status.OPEN:
-        return "The game has already started." if table.status == Table.Status.RUNNING else "This table is closed."
+        return (
+            "The game has already started."
+            if table.status == Table.Status.RUNNING
+            else "This table is closed."
+        )
     spec = get_game(table.game)
     needed = table.seats_total if table.options.get("pairs") else (spec.min_seats if spec else 1)
     if len(seats) < needed:

@@ -12,6 +12,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from django.utils import timezone
@@ -96,7 +97,9 @@ def _check_may_host(player: PlayerRef, ip: str | None) -> None:
         User.objects.select_for_update().only("id").get(pk=player.user_id)
         hosted = Table.objects.filter(status__in=_LIVE, host_user_id=player.user_id)
     else:
-        hosted = Table.objects.filter(status__in=_LIVE, host_user__isnull=True, host_guest_token=player.guest_token)
+        hosted = Table.objects.filter(
+            status__in=_LIVE, host_user__isnull=True, host_guest_token=player.guest_token
+        )
     limit = settings.TABLES_PER_HOST
     if hosted.count() >= limit:
         raise TableError(
@@ -137,9 +140,7 @@ def table_create(
     if player is None:
         raise TableError("WHO_ARE_YOU", "Log in, or choose a guest name, to open a table.")
     if not spec.min_seats <= seats_total <= spec.max_seats:
-        raise TableError(
-            "BAD_SEATS", f"{spec.name} is for {spec.min_seats} to {spec.max_seats} players."
-        )
+        raise TableError("BAD_SEATS", f"{spec.name} is for {spec.min_seats} to {spec.max_seats} players.")
     if stake < 0:
         raise TableError("BAD_STAKE", "A stake cannot be negative.")
     try:
@@ -273,6 +274,15 @@ def table_start(*, table_id: int, player: PlayerRef | None) -> Table:
     return table
 
 
+def _close(table: Table, reason: str) -> None:
+    """Close a locked table that runs no game: its seats (and the stakes they
+    reserve) are released; the caller announces it."""
+    table.status = Table.Status.CLOSED
+    table.closed_reason = reason[:200]
+    table.save(update_fields=["status", "closed_reason", "updated_at"])
+    table.seats.all().delete()
+
+
 @transaction.atomic
 def table_close(*, table_id: int, reason: str, by: User | None = None) -> Table:
     """Close a table (admin moderation): seats are released and everyone is told why."""
@@ -280,18 +290,76 @@ def table_close(*, table_id: int, reason: str, by: User | None = None) -> Table:
     if table.status == Table.Status.CLOSED:
         return table
     if table.status == Table.Status.RUNNING:
-        game_abort_running(table_id=table.pk, reason=f"The table was closed: {reason.strip() or 'by a moderator'}")
-    table.status = Table.Status.CLOSED
+        game_abort_running(
+            table_id=table.pk, reason=f"The table was closed: {reason.strip() or 'by a moderator'}"
+        )
     who = f" by {by.get_username()}" if by else ""
-    table.closed_reason = (reason.strip() or f"Closed{who}.")[:200]
-    table.save(update_fields=["status", "closed_reason", "updated_at"])
-    table.seats.all().delete()
+    _close(table, reason.strip() or f"Closed{who}.")
     if by is not None:
         ModerationAction.objects.create(
-            admin=by, action=ModerationAction.Action.CLOSE_TABLE, table_id=table.pk, reason=table.closed_reason
+            admin=by,
+            action=ModerationAction.Action.CLOSE_TABLE,
+            table_id=table.pk,
+            reason=table.closed_reason,
         )
     broadcast.table_changed(table.pk)
     return table
+
+
+# Idle tables (issue 19). An open table that nobody has open, no page of it in any
+# browser, waits for nobody: an empty one, or one whose players went home after a
+# game ("Waiting 2/2" for ever in the lobby). After TABLE_IDLE_MINUTES of that it
+# closes. Running tables are the table host's (a player who is gone forfeits).
+# Nothing runs on a timer: the lobby's listing asks, at most once every
+# TABLE_IDLE_SWEEP_SECONDS, and one query finds the tables to close.
+IDLE_SWEEP_KEY = "tables-idle-sweep"
+# Tables closed by one look at most: the lobby request that looks stays short, and
+# the rest wait for the next look.
+IDLE_SWEEP_LIMIT = 50
+
+
+def table_idle_minutes() -> int:
+    return settings.TABLE_IDLE_MINUTES
+
+
+def _idle_tables(cutoff: dt.datetime):
+    """Open tables untouched since ``cutoff``, watched by nobody, and where nobody sat
+    down since. ``updated_at`` also moves when the last page of a table closes
+    (``watcher_remove``), so the idle time counts from when the last person left."""
+    return (
+        Table.objects.filter(status=Table.Status.OPEN, updated_at__lt=cutoff)
+        .exclude(watchers__isnull=False)
+        .exclude(seats__joined_at__gte=cutoff)
+    )
+
+
+def tables_close_idle(*, now: dt.datetime | None = None) -> list[int]:
+    """Close every table idle for ``TABLE_IDLE_MINUTES`` (see above); returns their ids.
+
+    Each is closed in a transaction of its own, locked and checked again first: a
+    person who arrives meanwhile keeps the table open."""
+    minutes = table_idle_minutes()
+    cutoff = (now or timezone.now()) - dt.timedelta(minutes=minutes)
+    closed = []
+    for table_id in _idle_tables(cutoff).values_list("pk", flat=True)[:IDLE_SWEEP_LIMIT]:
+        with transaction.atomic():
+            table = Table.objects.select_for_update().filter(pk=table_id).first()
+            if table is None or not _idle_tables(cutoff).filter(pk=table_id).exists():
+                continue
+            _close(table, f"Nobody was at the table for {minutes} minutes.")
+            broadcast.table_changed(table.pk)
+        closed.append(table_id)
+    return closed
+
+
+def tables_close_idle_now_and_then() -> list[int]:
+    """``tables_close_idle``, at most once every ``TABLE_IDLE_SWEEP_SECONDS``: the
+    first caller of a period claims it (``cache.add`` is atomic, in every process
+    with Redis), the others pay one cache look-up."""
+    seconds = settings.TABLE_IDLE_SWEEP_SECONDS
+    if not cache.add(IDLE_SWEEP_KEY, True, timeout=seconds):
+        return []
+    return tables_close_idle()
 
 
 @transaction.atomic
@@ -306,9 +374,7 @@ def player_ban(*, user: User, reason: str, by: User) -> None:
 def seats_release_for_user(*, user: User) -> None:
     """A banned player's seats are freed at tables that have not started; at
     running tables the player forfeits, as if they had left (RULES.md §6)."""
-    for seat in Seat.objects.filter(user=user, table__status=Table.Status.OPEN).select_related(
-        "table"
-    ):
+    for seat in Seat.objects.filter(user=user, table__status=Table.Status.OPEN).select_related("table"):
         table = _lock(seat.table_id)
         seat.delete()
         _hand_over_or_close(table)
@@ -318,10 +384,17 @@ def seats_release_for_user(*, user: User) -> None:
     broadcast.user_banned(user.pk)
 
 
-def watcher_add(*, table_id: int, channel_name: str, player: PlayerRef | None, server: str = "") -> str | None:
+def watcher_add(
+    *, table_id: int, channel_name: str, player: PlayerRef | None, server: str = ""
+) -> str | None:
     """Record an open table page, held by the process ``server``. Returns the table's
     game, or None when the table does not exist or is closed (nothing is recorded)."""
-    game = Table.objects.filter(pk=table_id).exclude(status=Table.Status.CLOSED).values_list("game", flat=True).first()
+    game = (
+        Table.objects.filter(pk=table_id)
+        .exclude(status=Table.Status.CLOSED)
+        .values_list("game", flat=True)
+        .first()
+    )
     if game is None:
         return None
     Watcher.objects.update_or_create(
@@ -338,11 +411,24 @@ def watcher_add(*, table_id: int, channel_name: str, player: PlayerRef | None, s
 
 
 def watcher_remove(*, channel_name: str) -> None:
-    table_id = Watcher.objects.filter(channel_name=channel_name).values_list("table_id", flat=True).first()
-    if table_id is None:
+    watched = (
+        Watcher.objects.filter(channel_name=channel_name).values_list("table_id", "table__status").first()
+    )
+    if watched is None:
         return
+    table_id, status = watched
     Watcher.objects.filter(channel_name=channel_name).delete()
-    broadcast.watchers_changed(table_id)
+    _mark_left_alone([table_id])
+    if status != Table.Status.CLOSED:
+        # A closed table has left every lobby already: a row fragment for it would
+        # look for a row that no lobby page has any more.
+        broadcast.watchers_changed(table_id)
+
+
+def _mark_left_alone(table_ids) -> None:
+    """Of these tables, those nobody watches any more start their idle time now
+    (``tables_close_idle``)."""
+    Table.objects.filter(pk__in=table_ids, watchers__isnull=True).update(updated_at=timezone.now())
 
 
 def server_beat(*, server: str) -> None:
@@ -362,7 +448,10 @@ def watchers_reconcile(*, alive: set[str] | None = None, stale_after: float | No
     stale = Watcher.objects.exclude(server__in=alive)
     tables = set(stale.values_list("table_id", flat=True))
     removed, _ = stale.delete()
-    for table_id in tables:
+    _mark_left_alone(tables)
+    for table_id in (
+        Table.objects.filter(pk__in=tables).exclude(status=Table.Status.CLOSED).values_list("pk", flat=True)
+    ):
         broadcast.watchers_changed(table_id)
     return removed
 
@@ -388,7 +477,9 @@ def bot_add(*, table_id: int, player: PlayerRef | None, number: int, level: str)
         levels = ", ".join(spec.bot_levels) if spec and spec.bot_levels else "none"
         raise TableError("BAD_BOT", f"Unknown bot level {level!r}; this game has: {levels}.")
     if table.is_competitive:
-        raise TableError("BOT_AT_COMPETITIVE", "Bots play only at friendly tables: their games are never scored.")
+        raise TableError(
+            "BOT_AT_COMPETITIVE", "Bots play only at friendly tables: their games are never scored."
+        )
     if table.seats.filter(number=number).exists():
         raise TableError("SEAT_TAKEN", f"Seat {number} is taken.")
     seat = Seat.objects.create(table=table, number=number, bot_level=level, name=f"Bot ({level})", ready=True)
@@ -428,7 +519,12 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
             return table
     options = spec.options_form.defaults()
     table = table_create(
-        player=player, game=game, options=options, seats_total=2, name=f"{player.name if player else ''} practice", ip=ip
+        player=player,
+        game=game,
+        options=options,
+        seats_total=2,
+        name=f"{player.name if player else ''} practice",
+        ip=ip,
     )
     bot_add(table_id=table.pk, player=player, number=2, level=spec.bot_levels[len(spec.bot_levels) // 2])
     seat_ready(table_id=table.pk, player=player, ready=True)

@@ -8,7 +8,6 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -32,6 +31,9 @@ def index(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game")
     if game not in GAMES:
         game = None
+    # Tables nobody has been at for a while close before the list is read (at most
+    # every TABLE_IDLE_SWEEP_SECONDS; lobby/services.py).
+    services.tables_close_idle_now_and_then()
     rows = selectors.lobby_rows(game)
     return render(
         request,
@@ -98,8 +100,16 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "lobby/table.html", context)
 
 
+# What #table-panels holds, in the page's order (templates/lobby/table.html).
+PANELS = ("seat_panel", "table_status", "table_message")
+
+
 def _act(request: HttpRequest, table_id: int, action) -> HttpResponse:
-    """Run one seat action; answer htmx with the fresh panel, others with a redirect."""
+    """Run one seat action; answer htmx with the fresh panels, others with a redirect.
+
+    The answer goes into ``#table-panels`` as a whole, with no out-of-band part: the
+    same action's push over the socket may have replaced the form that asked (htmx
+    then looks for out-of-band targets inside that detached form, and finds none)."""
     player = player_from_request(request)
     error = None
     try:
@@ -114,16 +124,14 @@ def _act(request: HttpRequest, table_id: int, action) -> HttpResponse:
     if table is None:
         return HttpResponse(_message_fragment(error or "There is no such table."), status=404)
     context = table_page_context(table, player)
-    context["oob"] = False
-    html = render_to_string("lobby/table.html#seat_panel", context, request=request)
-    html += render_to_string("lobby/table.html#table_status", {**context, "oob": True}, request=request)
-    html += _message_fragment(error)
-    return HttpResponse(html)
+    context.update(oob=False, error=error)
+    return HttpResponse(
+        "".join(render_to_string(f"lobby/table.html#{name}", context, request=request) for name in PANELS)
+    )
 
 
 def _message_fragment(error: str | None) -> str:
-    body = f'<p class="message error" role="alert">{escape(error)}</p>' if error else ""
-    return f'<div id="messages" class="messages" aria-live="polite" hx-swap-oob="true">{body}</div>'
+    return render_to_string("lobby/table.html#table_message", {"error": error})
 
 
 def _seat_number(request: HttpRequest) -> int:
@@ -136,9 +144,13 @@ def _seat_number(request: HttpRequest) -> int:
 
 @require_POST
 def sit(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _act(request, table_id, lambda player: services.seat_take(
-        table_id=table_id, player=player, number=_seat_number(request), ip=_client_ip(request)
-    ))
+    return _act(
+        request,
+        table_id,
+        lambda player: services.seat_take(
+            table_id=table_id, player=player, number=_seat_number(request), ip=_client_ip(request)
+        ),
+    )
 
 
 @require_POST
@@ -162,16 +174,22 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def bot_add(request: HttpRequest, table_id: int) -> HttpResponse:
     level = request.POST.get("level", "")
-    return _act(request, table_id, lambda player: services.bot_add(
-        table_id=table_id, player=player, number=_seat_number(request), level=level
-    ))
+    return _act(
+        request,
+        table_id,
+        lambda player: services.bot_add(
+            table_id=table_id, player=player, number=_seat_number(request), level=level
+        ),
+    )
 
 
 @require_POST
 def bot_remove(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _act(request, table_id, lambda player: services.bot_remove(
-        table_id=table_id, player=player, number=_seat_number(request)
-    ))
+    return _act(
+        request,
+        table_id,
+        lambda player: services.bot_remove(table_id=table_id, player=player, number=_seat_number(request)),
+    )
 
 
 @require_POST

@@ -99,31 +99,19 @@
   }
 
   // --- answers overtaken by a push --------------------------------------------------------
-  // A push can replace the form that sent a request (the seat panel, the table status)
-  // before the answer arrives. htmx would then look for the answer's out-of-band parts
-  // inside the detached form, find none, and log errors. The push carries the new state
-  // already, so only the answer's message, if it has one, is still news. htmx announces
-  // the swap on the request's target, which may be detached too and so out of reach of
-  // a listener on the body: each target gets its own listener as its request leaves.
+  // A form's answer goes into #table-panels (templates/lobby/table.html). The push of the
+  // same change, or of a later one, may come first and replace the form that asked: the
+  // page already shows that state or a newer one, so only the answer's message is news.
   function dropIfOvertaken(e) {
     const form = e.detail.requestConfig && e.detail.requestConfig.elt;
-    if (!form || form.isConnected) return;
+    if (!form || form.isConnected || e.detail.target.id !== "table-panels") return;
     e.detail.shouldSwap = false;
     const answer = new DOMParser().parseFromString(e.detail.serverResponse || "", "text/html");
-    const fresh = answer.getElementById("messages");
-    const current = document.getElementById("messages");
-    if (fresh && current && fresh.textContent.trim()) {
-      fresh.removeAttribute("hx-swap-oob");
-      current.replaceWith(document.importNode(fresh, true));
-    }
+    const fresh = answer.getElementById("table-message");
+    const current = document.getElementById("table-message");
+    if (fresh && current) current.replaceWith(document.importNode(fresh, true));
   }
-  const watchedTargets = new WeakSet();
-  document.body.addEventListener("htmx:beforeRequest", (e) => {
-    const target = e.detail.target;
-    if (!target || watchedTargets.has(target)) return;
-    watchedTargets.add(target);
-    target.addEventListener("htmx:beforeSwap", dropIfOvertaken);
-  });
+  document.body.addEventListener("htmx:beforeSwap", dropIfOvertaken);
 
   // --- leaving ------------------------------------------------------------------------
   document.addEventListener("click", (e) => {

@@ -52,4 +52,15 @@
     })();
   }
   live.onMessage(play);
+
+  // The move list scrolls; it follows the newest line unless the reader scrolled up.
+  let following = true;
+  document.addEventListener("scroll", (e) => {
+    const log = e.target;
+    if (log.id === "vt-log") following = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
+  }, true);
+  live.onMessage(() => {
+    const log = document.getElementById("vt-log");
+    if (log && following) log.scrollTop = log.scrollHeight;
+  });
 })();

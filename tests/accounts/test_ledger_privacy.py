@@ -32,7 +32,9 @@ def _public_pages(table_id: int) -> list[str]:
 
 
 @pytest.mark.parametrize("viewer", ["outsider", "anonymous"])
-def test_nobody_else_sees_a_players_ledger_or_an_admins_note(client, adjusted_host, outsider, make_table, viewer):
+def test_nobody_else_sees_a_players_ledger_or_an_admins_note(
+    client, adjusted_host, outsider, make_table, viewer
+):
     table = make_table(ref(adjusted_host))
     if viewer == "outsider":
         client.force_login(outsider)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.registry import GAMES
@@ -168,3 +168,40 @@ def test_healthz_answers_without_touching_the_database(db, client, django_assert
         response = client.get("/healthz")
     assert response.status_code == 200 and response.content == b"ok\n"
     assert client.post("/healthz").status_code == 405
+
+
+def test_home_says_what_is_playable_today_and_what_is_coming(client, db):
+    html = client.get(reverse("home")).content.decode()
+    assert "Playable today: TetriWar and Viertris." in html
+    assert "On their way from the same family: Third Option, Block-Killer and Te-Trix." in html
+    on_its_way = html[html.index("On their way") :]
+    assert "Viertris" not in on_its_way[: on_its_way.index("</p>")]
+
+
+def test_the_favicon_is_the_sites_icon_not_a_404(client, db):
+    from django.contrib.staticfiles import finders
+
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response.url.endswith("img/favicon.svg")
+    assert finders.find("img/favicon.svg")  # a file of the site's static files
+    assert "max-age=86400" in response["Cache-Control"]
+    assert client.post("/favicon.ico").status_code == 405
+
+
+def test_every_page_names_the_sites_icon(client, db, rf):
+    from django.views.defaults import server_error
+
+    icon = 'rel="icon" href="/static/img/favicon.svg"'
+    assert icon in client.get(reverse("home")).content.decode()
+    assert icon in client.get("/no/such/page/").content.decode()  # the 404 page has the site's head
+    assert icon in server_error(rf.get("/")).content.decode()  # the 500 page stands alone
+    expired = Client(enforce_csrf_checks=True).post(reverse("guest"), {"name": "Blocky"})
+    assert icon in expired.content.decode()
+
+
+def test_error_pages_are_styled(client, db, rf):
+    from django.views.defaults import server_error
+
+    assert 'href="/static/css/pages.css"' in client.get("/no/such/page/").content.decode()  # .error-page
+    assert 'href="/static/css/error.css"' in server_error(rf.get("/")).content.decode()

@@ -181,8 +181,9 @@ def test_banned_players_profile_is_not_found(client, make_user, admin_user):
 
 
 @pytest.mark.parametrize("debug", [False, True], ids=["deployed", "debug"])
-def test_banned_players_profile_is_the_sites_friendly_404_even_in_debug(client, make_user, admin_user, settings,
-                                                                        debug):
+def test_banned_players_profile_is_the_sites_friendly_404_even_in_debug(
+    client, make_user, admin_user, settings, debug
+):
     settings.DEBUG = debug  # `make run` serves with DEBUG on: no technical page for a link people follow
     cheater = make_user("cheater")
     services.user_ban(user=cheater, reason="cheating", by=admin_user)
@@ -210,12 +211,14 @@ def test_player_sets_their_auto_repeat_and_sees_it_on_the_profile(host_client, h
     host.refresh_from_db()
     assert host.handling == {"das": 120, "arr": 0, "soft_drop": 40}
     summary = host_client.get(reverse("profile")).content.decode()
-    summary = summary[summary.index('id="handling-summary"'):]
+    summary = summary[summary.index('id="handling-summary"') :]
     assert "<dt>120</dt><dd>Auto-repeat delay (ms)</dd>" in summary
     assert "<dt>0</dt><dd>Auto-repeat rate (ms)</dd>" in summary
 
 
-@pytest.mark.parametrize("field,value", [("das", "49"), ("das", "301"), ("arr", "101"), ("arr", "-1"), ("soft_drop", "19")])
+@pytest.mark.parametrize(
+    "field,value", [("das", "49"), ("das", "301"), ("arr", "101"), ("arr", "-1"), ("soft_drop", "19")]
+)
 def test_an_auto_repeat_out_of_range_is_refused_and_nothing_changes(host_client, host, field, value):
     response = host_client.post(reverse("key_bindings"), {**_bindings(left="a"), f"handling-{field}": value})
     assert response.status_code == 400

@@ -21,7 +21,12 @@ def _sign_up(client, username: str, address: str):
     client.logout()
     return client.post(
         reverse("signup"),
-        {"username": username, "email": f"{username}@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": username,
+            "email": f"{username}@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
         REMOTE_ADDR=address,
     )
 
@@ -64,7 +69,12 @@ def test_a_form_with_mistakes_spends_nothing(client, db):
     for _ in range(3):
         response = client.post(
             reverse("signup"),
-            {"username": "typo", "email": "t@example.com", "password1": PASSWORD, "password2": "other-Pass-9"},
+            {
+                "username": "typo",
+                "email": "t@example.com",
+                "password1": PASSWORD,
+                "password2": "other-Pass-9",
+            },
             REMOTE_ADDR="198.51.100.4",
         )
         assert response.status_code == 400

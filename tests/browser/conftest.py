@@ -1,8 +1,10 @@
 """Browser tests: a real Daphne server in a child process and Debian's Chromium
 driven by Playwright. They skip without Chromium, except under CI=true.
 
-Every page a browser test opens is watched: a console error, an uncaught exception
-or a Content-Security-Policy violation fails the test (``page_problems``)."""
+Every page a browser test opens is watched: a console error or warning, an uncaught
+exception or a Content-Security-Policy violation fails the test (``page_problems``).
+The ``browser`` fixture is the only way tests reach Chromium, so every browser test
+is watched without asking for it."""
 
 from __future__ import annotations
 
@@ -18,8 +20,14 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 # can take more than Playwright's default 5 s to open a socket.
 EXPECT_TIMEOUT_MS = 15_000
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 
 
@@ -71,17 +79,30 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
+# htmx reports a live region that found no target (``htmx:oobErrorNoTarget``) as a
+# console error; browsers report deprecated or refused features as warnings.
+PROBLEM_CONSOLE_TYPES = ("error", "warning")
+
+
 def watch(context, problems: list[str]) -> None:
     """Collect what goes wrong in the context's pages into ``problems``."""
     context.add_init_script(WATCH_CSP)
 
     def on_console(message) -> None:
-        if message.type == "error":
-            problems.append(f"console error on {message.page.url if message.page else '?'}: {message.text}")
+        if message.type in PROBLEM_CONSOLE_TYPES:
+            where = message.location or {}
+            problems.append(
+                f"console {message.type} on {message.page.url if message.page else '?'}: {message.text}"
+                f" ({where.get('url', '?')}:{where.get('lineNumber', '?')})"
+            )
+
+    def on_page(page) -> None:
+        # An uncaught exception in the page's own scripts (``weberror`` on the context
+        # hears the same; the page's event is the one every Playwright version has).
+        page.on("pageerror", lambda error: problems.append(f"uncaught exception on {page.url}: {error}"))
 
     context.on("console", on_console)
-    context.on("weberror", lambda error: problems.append(
-        f"uncaught exception on {error.page.url if error.page else '?'}: {error.error}"))
+    context.on("page", on_page)
 
 
 @pytest.fixture

@@ -58,9 +58,16 @@ def visit(page, url: str) -> None:
 def test_public_pages(live_server_url, open_page, viewport, screenshot):
     page = open_page()
     for path in (
-        "/", "/accounts/signup/", "/accounts/login/", "/accounts/guest/", "/accounts/password/reset/",
-        "/games/", "/games/tetriwar/how-to-play/", "/games/viertris/how-to-play/",
-        "/games/leaderboard/tetriwar/", "/games/leaderboard/viertris/",
+        "/",
+        "/accounts/signup/",
+        "/accounts/login/",
+        "/accounts/guest/",
+        "/accounts/password/reset/",
+        "/games/",
+        "/games/tetriwar/how-to-play/",
+        "/games/viertris/how-to-play/",
+        "/games/leaderboard/tetriwar/",
+        "/games/leaderboard/viertris/",
     ):
         visit(page, live_server_url + path)
     screenshot(page, f"csp-leaderboard-{viewport['width']}")
@@ -69,8 +76,12 @@ def test_public_pages(live_server_url, open_page, viewport, screenshot):
 def test_player_pages_and_running_games(live_server_url, host, open_page, viewport, screenshot):
     page = open_page()
     log_in(page, live_server_url, "hostess")
-    for path in ("/accounts/profile/", "/accounts/profile/keys/", "/accounts/password/change/",
-                 "/accounts/players/hostess/"):
+    for path in (
+        "/accounts/profile/",
+        "/accounts/profile/keys/",
+        "/accounts/password/change/",
+        "/accounts/players/hostess/",
+    ):
         visit(page, live_server_url + path)
     screenshot(page, f"csp-profile-{viewport['width']}")
 

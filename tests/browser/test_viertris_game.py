@@ -21,7 +21,9 @@ def viertris_url(live_server_url, host, opponent, outsider):
     return f"{live_server_url}{table.get_absolute_url()}"
 
 
-def test_a_short_game_between_two_players_with_a_spectator(live_server_url, viertris_url, browser, screenshot):
+def test_a_short_game_between_two_players_with_a_spectator(
+    live_server_url, viertris_url, browser, screenshot
+):
     pages = {}
     for name in ("hostess", "opponent", "outsider"):
         page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()

@@ -36,7 +36,9 @@ def test_bots_play_only_at_friendly_tables(host, make_table):
     assert table.seats.count() == 1
 
 
-@pytest.mark.parametrize("number,level,code", [(2, "godlike", "BAD_BOT"), (9, "easy", "NO_SUCH_SEAT"), (1, "easy", "SEAT_TAKEN")])
+@pytest.mark.parametrize(
+    "number,level,code", [(2, "godlike", "BAD_BOT"), (9, "easy", "NO_SUCH_SEAT"), (1, "easy", "SEAT_TAKEN")]
+)
 def test_bad_bot_requests_are_refused_clearly(host, make_table, number, level, code):
     table = make_table(ref(host))
     with pytest.raises(TableError) as exc:

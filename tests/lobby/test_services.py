@@ -209,7 +209,9 @@ def test_a_banned_player_loses_seats_at_open_tables(host, opponent, admin_user, 
     assert opponent.is_banned and not opponent.is_active
 
 
-def test_a_ban_and_the_release_of_its_seats_are_one_transaction(host, opponent, admin_user, make_table, monkeypatch):
+def test_a_ban_and_the_release_of_its_seats_are_one_transaction(
+    host, opponent, admin_user, make_table, monkeypatch
+):
     table = make_table(ref(host))
     services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
 
@@ -222,3 +224,22 @@ def test_a_ban_and_the_release_of_its_seats_are_one_transaction(host, opponent, 
     opponent.refresh_from_db()
     assert opponent.is_active and not opponent.is_banned  # the ban was undone with it
     assert list(table.seats.values_list("number", flat=True)) == [1, 2]
+
+
+def test_watchers_leaving_a_closed_table_tell_no_lobby(host, outsider, make_table, monkeypatch):
+    # The lobby dropped the table's row when it closed: a row fragment now would look
+    # for a row that no lobby page has (htmx:oobErrorNoTarget).
+    from lobby import broadcast
+
+    told = []
+    monkeypatch.setattr(broadcast, "watchers_changed", told.append)
+    table = make_table(ref(host))
+    services.watcher_add(table_id=table.pk, channel_name="specific.a", player=ref(outsider), server="gone")
+    services.watcher_add(table_id=table.pk, channel_name="specific.b", player=None, server="gone")
+    services.watcher_add(table_id=table.pk, channel_name="specific.c", player=None, server="gone")
+    services.watcher_remove(channel_name="specific.a")
+    assert told == [table.pk] * 4  # an open table's count changes for everybody
+    services.table_close(table_id=table.pk, reason="Closed for the night.")
+    services.watcher_remove(channel_name="specific.b")  # a page that closes
+    assert services.watchers_reconcile(alive={"here"}) == 1  # a process that died
+    assert told == [table.pk] * 4

@@ -17,7 +17,11 @@ def storage(tmp_path):
 def test_a_url_is_the_manifest_s_and_is_worked_out_once(storage, monkeypatch):
     looked_up = []
     stored_name = StaticFilesStorage.stored_name
-    monkeypatch.setattr(StaticFilesStorage, "stored_name", lambda self, name: looked_up.append(name) or stored_name(self, name))
+    monkeypatch.setattr(
+        StaticFilesStorage,
+        "stored_name",
+        lambda self, name: looked_up.append(name) or stored_name(self, name),
+    )
     assert storage.url("css/site.css") == "/static/css/site.0123abcd.css"
     assert storage.url("css/site.css") == "/static/css/site.0123abcd.css"
     assert looked_up == ["css/site.css"]

@@ -9,8 +9,9 @@ from tests.personas import ref
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def test_the_lobby_list_is_rendered_once_per_change(client, host, opponent, make_table, django_assert_num_queries,
-                                                    django_capture_on_commit_callbacks):
+def test_the_lobby_list_is_rendered_once_per_change(
+    client, host, opponent, make_table, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     from lobby import services
 
     table = make_table(ref(host))
@@ -29,8 +30,9 @@ def test_the_lobby_list_is_rendered_once_per_change(client, host, opponent, make
     assert "hostess&#x27;s table" not in client.get(reverse("lobby:index")).content.decode()
 
 
-def test_a_table_page_is_read_once_per_change_of_its_table(client, host, opponent, outsider, make_table,
-                                                           django_assert_num_queries):
+def test_a_table_page_is_read_once_per_change_of_its_table(
+    client, host, opponent, outsider, make_table, django_assert_num_queries
+):
     from lobby import services
     from lobby.selectors import table_for_page
 
@@ -50,9 +52,13 @@ def test_a_table_page_is_read_once_per_change_of_its_table(client, host, opponen
 
 def create_post(**overrides):
     data = {
-        "name": "Friday blocks", "stake": "0",
-        "opt-seats": "2", "opt-minutes": "3", "opt-start_level": "1",
-        "opt-lines_per_level": "10", "opt-bombs": "manual",
+        "name": "Friday blocks",
+        "stake": "0",
+        "opt-seats": "2",
+        "opt-minutes": "3",
+        "opt-start_level": "1",
+        "opt-lines_per_level": "10",
+        "opt-bombs": "manual",
     }
     data.update(overrides)
     return data
@@ -80,7 +86,13 @@ def test_a_player_creates_a_table_and_lands_on_it(client, host):
     response = client.post(reverse("lobby:create", args=["tetriwar"]), create_post())
     table = Table.objects.get()
     assert response.status_code == 302 and response.url == table.get_absolute_url()
-    assert table.options == {"minutes": 3, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
+    assert table.options == {
+        "minutes": 3,
+        "start_level": 1,
+        "lines_per_level": 10,
+        "bombs": "manual",
+        "pairs": False,
+    }
     assert table.name == "Friday blocks"
 
 
@@ -191,15 +203,18 @@ def test_the_table_page_shows_seats_and_the_game_area(client, host, make_table):
     assert "choose a guest name" in page  # an anonymous visitor is watching
 
 
-def test_a_table_pages_panels_are_rendered_once_per_version_and_role(client, host, opponent, outsider, make_table,
-                                                                     monkeypatch):
+def test_a_table_pages_panels_are_rendered_once_per_version_and_role(
+    client, host, opponent, outsider, make_table, monkeypatch
+):
     from django.test import Client
 
     from lobby import selectors, services
 
     renders = []
     render = selectors.render_to_string
-    monkeypatch.setattr(selectors, "render_to_string", lambda name, *a, **k: renders.append(name) or render(name, *a, **k))
+    monkeypatch.setattr(
+        selectors, "render_to_string", lambda name, *a, **k: renders.append(name) or render(name, *a, **k)
+    )
     table = make_table(ref(host))
     services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
     url = reverse("lobby:table", args=[table.pk])
@@ -222,7 +237,9 @@ def test_a_table_pages_panels_are_rendered_once_per_version_and_role(client, hos
     assert 'data-me="2"' in pages["seated"] and 'data-me="0"' in pages["viewer"]
 
     services.seat_ready(table_id=table.pk, player=ref(opponent), ready=True)
-    assert "Not ready</button>" in visitors["seated"].get(url).content.decode()  # a new version: rendered again
+    assert (
+        "Not ready</button>" in visitors["seated"].get(url).content.decode()
+    )  # a new version: rendered again
     assert len(renders) == 2 * 5
 
 
