@@ -247,7 +247,7 @@ def game_links() -> list[dict[str, Any]]:
     ]
 
 
-TABLE_ACTIONS = ("sit", "stand", "ready", "start", "bot_add", "bot_remove")
+TABLE_ACTIONS = ("sit", "stand", "ready", "start", "rematch", "bot_add", "bot_remove")
 
 
 @lru_cache(maxsize=1024)
@@ -256,6 +256,14 @@ def table_urls(table_id: int) -> dict[str, str]:
     urls = {action: reverse(f"lobby:{action}", args=[table_id]) for action in TABLE_ACTIONS}
     urls["page"] = reverse("lobby:table", args=[table_id])
     return urls
+
+
+def rematch_offered(table: Table) -> bool:
+    """After a game at an open table, its players are offered to play it again."""
+    if table.status != Table.Status.OPEN:
+        return False
+    last = Game.objects.filter(table=table).order_by("-pk").values_list("status", flat=True).first()
+    return last in (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
 def table_page_context(table: Table, player) -> dict[str, Any]:
@@ -278,6 +286,7 @@ def table_page_context(table: Table, player) -> dict[str, Any]:
         "my_seat": my_seat,
         "is_host": is_host(table, player),
         "start_problem": start_problem(table, seats),
+        "rematch": rematch_offered(table),
         "spectators": spectator_count(table),
         "pot": pot,
         "shared_ip": table.is_competitive and shared_ip([s.ip for s in seats]),

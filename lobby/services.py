@@ -25,7 +25,7 @@ from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
 from lobby.models import Seat, ServerBeat, Table, Watcher
-from lobby.selectors import is_host, start_problem
+from lobby.selectors import is_host, rematch_offered, start_problem
 
 
 class TableError(Refusal):
@@ -264,6 +264,34 @@ def table_start(*, table_id: int, player: PlayerRef | None) -> Table:
     problem = start_problem(table, seats)
     if problem:
         raise TableError("NOT_READY", problem)
+    return _start(table, seats)
+
+
+@transaction.atomic
+def table_rematch(*, table_id: int, player: PlayerRef | None) -> Table:
+    """A seated player asks for a rematch after a game: they are ready again, and once
+    every seated person has asked, the next game starts, the same players in the same
+    seats, without waiting for the host's button (as two players who both accept a
+    rematch expect)."""
+    table = _lock(table_id)
+    seat = _seat_of(table, player) if player else None
+    if seat is None:
+        raise TableError("NOT_SEATED", "Take a seat first.")
+    if table.status != Table.Status.OPEN:
+        raise TableError("GAME_RUNNING", "The game has already started.")
+    if not rematch_offered(table):
+        raise TableError("NO_REMATCH", "There is no game to play again yet: mark yourself ready.")
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+    seats = list(table.seats.all())
+    if start_problem(table, seats):
+        broadcast.table_changed(table.pk)  # the others see who wants a rematch
+        return table
+    return _start(table, seats)
+
+
+def _start(table: Table, seats: list[Seat]) -> Table:
     table.status = Table.Status.RUNNING
     table.save(update_fields=["status", "updated_at"])
     try:

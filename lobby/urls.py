@@ -13,6 +13,7 @@ urlpatterns = [
     path("table/<int:table_id>/stand/", views.stand, name="stand"),
     path("table/<int:table_id>/ready/", views.ready, name="ready"),
     path("table/<int:table_id>/start/", views.start, name="start"),
+    path("table/<int:table_id>/rematch/", views.rematch, name="rematch"),
     path("table/<int:table_id>/bot/", views.bot_add, name="bot_add"),
     path("table/<int:table_id>/bot/remove/", views.bot_remove, name="bot_remove"),
     path("practice/<slug:game>/", views.practice, name="practice"),

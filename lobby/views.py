@@ -172,6 +172,11 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(request, table_id, lambda player: services.table_rematch(table_id=table_id, player=player))
+
+
+@require_POST
 def bot_add(request: HttpRequest, table_id: int) -> HttpResponse:
     level = request.POST.get("level", "")
     return _act(

@@ -162,8 +162,16 @@ async def test_the_game_ends_on_time_and_is_saved_once(table, host, opponent, ou
     fake_clock.t += 61
     await tick(table.pk)
     for ws in sockets:
-        results = await receive_until(ws, 'id="results-title"')
+        seen = [await ws.receive_from(timeout=3)]
+        while 'id="results-title"' not in seen[-1]:
+            seen.append(await ws.receive_from(timeout=3))
+        results, everything = seen[-1], "".join(seen)
         assert "Results" in results and "hostess" in results and "opponent" in results
+        # every board says the game is over, and its piece is gone
+        for seat in (1, 2):
+            assert re.search(rf'id="status-{seat}"[^>]*>Game over<', everything), seat
+            assert f'<div id="piece-{seat}" class="pc none" hx-swap-oob="true"></div>' in everything
+        assert "data-stopped" in results and ">Time!<" in results  # the clock stops: the page sends no more keys
     game = await database_sync_to_async(Game.objects.get)(table=table)
     assert game.status == Game.Status.FINISHED
     parts = await database_sync_to_async(lambda: list(game.participations.order_by("seat")))()

@@ -1,0 +1,71 @@
+"""The end of a TetriWar game in a browser (issue 19): one of two players leaves, the
+game ends at once for everybody with its results, and the two ask for a rematch that
+starts the next game at the same table."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_tetriwar_game import OPTIONS, TIMEOUT, log_in
+from tests.personas import ref
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def seated_table_url(live_server_url, host, opponent, outsider):
+    from lobby import services
+
+    table = services.table_create(player=ref(host), game="tetriwar", options=OPTIONS, seats_total=2)
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    return f"{live_server_url}{table.get_absolute_url()}"
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["desktop", "phone"])
+def test_a_player_leaves_the_game_ends_and_both_play_again(
+    live_server_url, seated_table_url, browser, screenshot, size
+):
+    pages = {}
+    for name in ("hostess", "opponent", "outsider"):
+        page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+        page.set_default_timeout(TIMEOUT)
+        log_in(page, live_server_url, name)
+        page.goto(seated_table_url)
+        pages[name] = page
+    p1, p2, watcher = pages["hostess"], pages["opponent"], pages["outsider"]
+    for page in (p1, p2):
+        page.get_by_role("button", name="I'm ready").click()
+        expect(page.locator(".seat.mine .ready-mark")).to_be_visible()
+    p1.get_by_role("button", name="Start the game").click()
+    for page in (p1, p2, watcher):
+        expect(page.locator("#clock")).to_have_text(re.compile(r"^[12]:\d\d$"), timeout=TIMEOUT)
+
+    # Player 2 leaves: only one side remains, so the game ends at once, for everybody.
+    p2.once("dialog", lambda dialog: dialog.accept())
+    p2.get_by_role("button", name="Leave the game").click()
+    for page in (p1, p2, watcher):
+        expect(page.locator("#results-title")).to_have_text("Results")
+        expect(page.locator("#results")).to_contain_text("opponent (left)")
+        expect(page.locator("#clock")).to_have_text("Time!")
+    screenshot(p1, f"tetriwar-ended-{size[0]}")
+    # Keys after the end do nothing, and say nothing (the page fails on any console error).
+    p1.keyboard.press("ArrowLeft")
+    expect(p1.locator(".ws-error")).to_have_count(0)
+
+    # Both ask for a rematch; the spectator is not offered one.
+    expect(watcher.locator("#rematch-button")).to_have_count(0)
+    p1.get_by_role("button", name="Rematch").click()
+    expect(p2.locator("#seat-1 .ready-mark")).to_be_visible()
+    expect(p1.locator("#rematch-hint")).to_contain_text("Waiting for opponent")
+    p2.get_by_role("button", name="Rematch").click()
+    for page in (p1, p2, watcher):  # the next game, same players, same seats
+        expect(page.locator("#clock")).to_have_text(re.compile(r"^[12]:\d\d$"), timeout=TIMEOUT)
+        expect(page.locator("#results-title")).to_have_count(0)
+    expect(p1.locator("#game-area")).to_have_attribute("data-me", "1")
+    expect(p2.locator("#game-area")).to_have_attribute("data-me", "2")
+    before = p1.locator("#piece-1").get_attribute("style")
+    p1.keyboard.press("ArrowLeft")
+    expect(p1.locator("#piece-1")).not_to_have_attribute("style", before)
