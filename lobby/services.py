@@ -240,14 +240,20 @@ def seat_leave(*, table_id: int, player: PlayerRef | None) -> None:
     broadcast.table_changed(table.pk)
 
 
-@transaction.atomic
-def seat_ready(*, table_id: int, player: PlayerRef | None, ready: bool) -> Seat:
+def _my_seat_between_games(table_id: int, player: PlayerRef | None) -> tuple[Table, Seat]:
+    """The table, locked, and the player's seat there while no game runs."""
     table = _lock(table_id)
     seat = _seat_of(table, player) if player else None
     if seat is None:
         raise TableError("NOT_SEATED", "Take a seat first.")
     if table.status != Table.Status.OPEN:
         raise TableError("GAME_RUNNING", "The game has already started.")
+    return table, seat
+
+
+@transaction.atomic
+def seat_ready(*, table_id: int, player: PlayerRef | None, ready: bool) -> Seat:
+    table, seat = _my_seat_between_games(table_id, player)
     if seat.ready != ready:
         seat.ready = ready
         seat.save(update_fields=["ready"])
@@ -273,12 +279,7 @@ def table_rematch(*, table_id: int, player: PlayerRef | None) -> Table:
     every seated person has asked, the next game starts, the same players in the same
     seats, without waiting for the host's button (as two players who both accept a
     rematch expect)."""
-    table = _lock(table_id)
-    seat = _seat_of(table, player) if player else None
-    if seat is None:
-        raise TableError("NOT_SEATED", "Take a seat first.")
-    if table.status != Table.Status.OPEN:
-        raise TableError("GAME_RUNNING", "The game has already started.")
+    table, seat = _my_seat_between_games(table_id, player)
     if not rematch_offered(table):
         raise TableError("NO_REMATCH", "There is no game to play again yet: mark yourself ready.")
     if not seat.ready:

@@ -69,17 +69,20 @@ def require_known(name: str, names: tuple[str, ...]) -> None:
 
 
 class OptionsMixin:
-    """For a game's frozen ``Options`` dataclass: its JSON form, as stored on a table."""
+    """For a frozen settings dataclass (a game's ``Options``, as stored on a table; a
+    player's handling): its JSON form. ``KIND`` names it in errors."""
+
+    KIND = "options"
 
     @classmethod
     def from_dict(cls, data: dict):
-        """Options from JSON storage; missing keys take their defaults, unknown keys fail."""
+        """Settings from JSON storage; missing keys take their defaults, unknown keys fail."""
         if not isinstance(data, dict):
-            raise InvalidOptions("options", "options must be a JSON object")
+            raise InvalidOptions(cls.KIND, f"{cls.KIND} must be a JSON object")
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
-                raise InvalidOptions(str(key), f"unknown option {key!r}")
+                raise InvalidOptions(str(key), f"unknown {cls.KIND} setting {key!r}")
         return cls(**data)
 
     def to_dict(self) -> dict:

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from games.core.errors import InvalidOptions
 from games.forms import GameOptionsForm
 from games.tetriwar import constants as C
 from games.tetriwar.engine import Options
@@ -77,6 +78,15 @@ class TetriWarOptionsForm(GameOptionsForm):
         return " · ".join(parts)
 
 
+def _setting(label: str, bounds: tuple[int, int], default: int, help_text: str) -> forms.IntegerField:
+    """One number of a player's handling, within the engine's bounds; left out, the default."""
+    low, high = bounds
+    return forms.IntegerField(
+        required=False, label=label, min_value=low, max_value=high, initial=default,
+        help_text=help_text.format(low=low, high=high),
+    )
+
+
 class HandlingForm(forms.Form):
     """A player's auto-repeat and soft-drop speed, stored on the account (the keys
     page); the bounds are the engine's (games/tetriwar/handling.py). Its fields are
@@ -84,29 +94,17 @@ class HandlingForm(forms.Form):
 
     prefix = "handling"
 
-    das = forms.IntegerField(
-        required=False,
-        label="Auto-repeat delay (ms)",
-        min_value=C.DAS_MS_RANGE[0],
-        max_value=C.DAS_MS_RANGE[1],
-        initial=C.DAS_MS_DEFAULT,
-        help_text=f"How long ← or → is held before it repeats: {C.DAS_MS_RANGE[0]}–{C.DAS_MS_RANGE[1]} ms.",
+    das = _setting(
+        "Auto-repeat delay (ms)", C.DAS_MS_RANGE, C.DAS_MS_DEFAULT,
+        "How long ← or → is held before it repeats: {low}–{high} ms.",
     )
-    arr = forms.IntegerField(
-        required=False,
-        label="Auto-repeat rate (ms)",
-        min_value=C.ARR_MS_RANGE[0],
-        max_value=C.ARR_MS_RANGE[1],
-        initial=C.ARR_MS_DEFAULT,
-        help_text=f"Time between repeated steps: {C.ARR_MS_RANGE[0]}–{C.ARR_MS_RANGE[1]} ms; 0 goes straight to the wall.",
+    arr = _setting(
+        "Auto-repeat rate (ms)", C.ARR_MS_RANGE, C.ARR_MS_DEFAULT,
+        "Time between repeated steps: {low}–{high} ms; 0 goes straight to the wall.",
     )
-    soft_drop = forms.IntegerField(
-        required=False,
-        label="Soft drop (rows per second)",
-        min_value=C.SOFT_DROP_SPEED_RANGE[0],
-        max_value=C.SOFT_DROP_SPEED_RANGE[1],
-        initial=C.SOFT_DROP_SPEED_DEFAULT,
-        help_text=f"How fast ↓ drops the piece: {C.SOFT_DROP_SPEED_RANGE[0]}–{C.SOFT_DROP_SPEED_RANGE[1]} rows a second.",
+    soft_drop = _setting(
+        "Soft drop (rows per second)", C.SOFT_DROP_SPEED_RANGE, C.SOFT_DROP_SPEED_DEFAULT,
+        "How fast ↓ drops the piece: {low}–{high} rows a second.",
     )
 
     @staticmethod
@@ -114,7 +112,7 @@ class HandlingForm(forms.Form):
         """The stored setting merged over the defaults (a bad stored value: the defaults)."""
         try:
             return Handling.from_dict(stored or None).to_dict()
-        except Exception:
+        except InvalidOptions:
             return Handling().to_dict()
 
     def clean(self):

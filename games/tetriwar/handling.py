@@ -16,9 +16,10 @@ stays the rule when it is faster).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
+from typing import ClassVar
 
-from games.core.protocol import InvalidOptions
+from games.core.protocol import InvalidOptions, OptionsMixin
 from games.tetriwar.constants import (
     ARR_MS_DEFAULT,
     ARR_MS_RANGE,
@@ -34,11 +35,13 @@ _RANGES = {"das": DAS_MS_RANGE, "arr": ARR_MS_RANGE, "soft_drop": SOFT_DROP_SPEE
 _UNITS = {"das": "milliseconds", "arr": "milliseconds", "soft_drop": "rows per second"}
 
 
-@dataclass(frozen=True, slots=True)
-class Handling:
+@dataclass(frozen=True)
+class Handling(OptionsMixin):
     das: int = DAS_MS_DEFAULT  # ms before a held ← / → repeats
     arr: int = ARR_MS_DEFAULT  # ms between repeats (0: at once to the wall)
     soft_drop: int = SOFT_DROP_SPEED_DEFAULT  # rows per second at least while ↓ is held
+
+    KIND: ClassVar[str] = "handling"
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():
@@ -77,18 +80,7 @@ class Handling:
     def from_dict(cls, data: dict | None) -> Handling:
         """From JSON (a live game's setup, an account's setting): missing keys take their
         defaults, unknown keys and bad values fail; None is the defaults."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise InvalidOptions("handling", "handling must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise InvalidOptions(str(key), f"unknown handling setting {key!r}")
-        return cls(**data)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+        return cls() if data is None else super().from_dict(data)
 
 
 DEFAULT_HANDLING = Handling()
