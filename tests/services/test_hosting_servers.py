@@ -14,7 +14,14 @@ import json
 
 import pytest
 
-from tests.services.test_scale_out import chips, connect, post, receive_until, running_cluster
+from tests.services.test_scale_out import (
+    assert_saved_once,
+    chips,
+    connect,
+    post,
+    receive_until,
+    running_cluster,
+)
 
 pytestmark = pytest.mark.services
 
@@ -68,11 +75,7 @@ def test_players_on_the_hosting_server_and_the_other_play_one_table(cluster, nam
             await ws.close()
 
     asyncio.run(play())
-    games = cluster.query("select id, status from games_game where table_id = %s", setup["table"])
-    assert [status for _, status in games] == ["finished"]
-    log = cluster.query("select entries from games_gamelog where game_id = %s", games[0][0])[0][0]
-    assert [entry[1:] for entry in log] == [[1, "hard_drop"], [2, "left"], [1, "forfeit"]]
-    assert sum(chips(cluster, setup["users"])) == 3000
+    assert_saved_once(cluster, setup, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])
 
 
 def test_a_killed_hosting_server_has_its_games_aborted_by_the_other(cluster):

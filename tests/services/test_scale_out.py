@@ -213,6 +213,21 @@ async def start_game(cluster, setup, sockets):
         await receive_until(ws, "data-remaining-ms", timeout=15)
 
 
+def assert_saved_once(cluster, setup, log: list) -> None:
+    """The table's one game is finished, with this input log, its pot paid once, and
+    no chip made or lost."""
+    games = cluster.query("select id, status from games_game where table_id = %s", setup["table"])
+    assert [status for _, status in games] == ["finished"]
+    entries = cluster.query("select entries from games_gamelog where game_id = %s", games[0][0])[0][0]
+    assert [entry[1:] for entry in entries] == log
+    pots = cluster.query(
+        "select count(*) from accounts_chiptransaction where reason = 'pot' and note = %s",
+        f"Game #{games[0][0]}",
+    )
+    assert pots == [(1,)]
+    assert sum(chips(cluster, setup["users"])) == 3000
+
+
 def chips(cluster, user_ids):
     rows = dict(cluster.query("select id, chips from accounts_user where id = any(%s)", list(user_ids)))
     return [rows[pk] for pk in user_ids]
@@ -242,16 +257,7 @@ def test_players_on_two_servers_play_one_table_and_the_game_is_saved_once(cluste
             await ws.close()
 
     asyncio.run(play())
-    games = cluster.query("select id, status from games_game where table_id = %s", setup["table"])
-    assert [status for _, status in games] == ["finished"]
-    log = cluster.query("select entries from games_gamelog where game_id = %s", games[0][0])[0][0]
-    assert [entry[1:] for entry in log] == [[1, "hard_drop"], [1, "forfeit"]]
-    pots = cluster.query(
-        "select count(*) from accounts_chiptransaction where reason = 'pot' and note = %s",
-        f"Game #{games[0][0]}",
-    )
-    assert pots == [(1,)]
-    assert sum(chips(cluster, setup["users"])) == 3000
+    assert_saved_once(cluster, setup, [[1, "hard_drop"], [1, "forfeit"]])
 
 
 def test_a_killed_worker_aborts_its_games_and_returns_the_stakes(cluster):
