@@ -191,6 +191,11 @@ class LiveTable:
             await self.publish(html, acks)
             if arrived is not None:
                 self.latency.observe(time.perf_counter() - arrived)
+        if events:
+            for seat, private in self.live.private_fragments(events).items():
+                conn = self.connections.get(seat)
+                for channel in sorted(conn.sockets) if conn is not None else ():
+                    await self.reply(channel, private)
         if self.started and self.live.finished and not self.done:
             await self.finish()
 
@@ -200,6 +205,9 @@ class LiveTable:
         await self.HANDLERS[type(message)](self, message, now, events, acks)
 
     async def on_intent(self, message: messages.Intent, now: float, events: list, acks: list) -> None:
+        conn = self.connections.get(message.seat)
+        if conn is not None and message.reply:
+            conn.sockets.add(message.reply)  # a socket that plays the seat: its private fragments go there
         try:
             if not self.started:
                 raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
@@ -218,6 +226,10 @@ class LiveTable:
             conn.gone_since = None
         if message.reply:
             await self.reply(message.reply, self.versioned(self.live.render_full(now, self.start_at)))
+            if self.started and message.seat in self.connections:
+                private = self.live.render_private(message.seat)
+                if private:
+                    await self.reply(message.reply, private)
 
     async def on_gone(self, message: messages.Gone, now: float, events: list, acks: list) -> None:
         conn = self.connections.get(message.seat)

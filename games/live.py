@@ -49,6 +49,8 @@ class LiveGame(Protocol):
     def render_full(self, now: float, start_at: float) -> str: ...
     def render_events(self, events: list[Any]) -> str: ...
     def render_results(self, game: Any) -> str: ...
+    def private_fragments(self, events: list[Any]) -> dict[int, str]: ...
+    def render_private(self, seat: int) -> str: ...
     @classmethod
     def render_aborted(cls, reason: str) -> str: ...
 
@@ -175,6 +177,17 @@ class LiveGameBase:
             log=Rows(game.log, self.start),
             end=round(game.now - self.start, 4),
         )
+
+    # --- what one seat alone may see ----------------------------------------------------
+    def private_fragments(self, events: list[Any]) -> dict[int, str]:
+        """Fragments for one seat's sockets alone, by seat (a card dealt to one player);
+        the host sends them after the step's broadcast. None, for most games."""
+        return {}
+
+    def render_private(self, seat: int) -> str:
+        """What only ``seat`` sees of the game as it stands: sent to that seat's socket
+        after the full state it asked for (a resync). Nothing, for most games."""
+        return ""
 
     # --- the end --------------------------------------------------------------------
     def results_context(self) -> dict[str, Any]:

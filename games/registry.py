@@ -69,6 +69,19 @@ GAMES: dict[str, GameSpec] = {
             head_template="games/viertris/head.html",
             bot_levels=("greedy",),
         ),
+        GameSpec(
+            slug="thirdoption",
+            name="Third Option",
+            tagline="Tetris on paper for 1–12: fill your 9 × 9 grid from the cards everyone shares.",
+            min_seats=1,
+            max_seats=12,
+            options_form_path="games.thirdoption.forms:ThirdOptionOptionsForm",
+            live_path="games.thirdoption.live:ThirdOptionLive",
+            how_to_template="games/thirdoption/how_to_play.html",
+            script="js/thirdoption.js",
+            head_template="games/thirdoption/head.html",
+            bot_levels=("greedy",),
+        ),
     ]
 }
 

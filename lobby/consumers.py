@@ -107,8 +107,13 @@ class TableConsumer(SiteConsumer):
         # Everything this socket needs is in the message: no query per socket.
         player = self.player
         key = identity_key(player.user_id, player.guest_token) if player else None
+        was_running = self.running
         self.seat = event["owners"].get(key) if key else None
         self.running = event["running"]
+        if self.running and not was_running and self.seat is not None:
+            # The game starts: its host learns which sockets play the seat (for what
+            # that seat alone may see), and this page gets the whole game.
+            await self.to_host(messages.Sync)
         role = str(self.seat) if self.seat else ("viewer" if player else "anon")
         html = event["variants"].get(role)
         if html:

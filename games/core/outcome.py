@@ -22,6 +22,9 @@ class Termination(enum.Enum):
     FULL_BOARD = "full_board"  # no place is left to play
     TARGET_SCORE = "target_score"  # a side reached the table's target score
     MOVE_LIMIT = "move_limit"  # the table's number of moves was played
+    FULL_GRID = "full_grid"  # a player filled their whole grid and wins at once
+    ALL_OUT = "all_out"  # every player is out (eliminated), none left to play
+    DECK_EMPTY = "deck_empty"  # the deck of cards ran out
     ABORT = "abort"  # stopped without a result: stakes go back
 
     @property
@@ -36,6 +39,9 @@ TERMINATION_WORDS = {
     Termination.FULL_BOARD: "The board is full.",
     Termination.TARGET_SCORE: "The target score was reached.",
     Termination.MOVE_LIMIT: "The last move was played.",
+    Termination.FULL_GRID: "A player filled the whole grid.",
+    Termination.ALL_OUT: "Every player is out.",
+    Termination.DECK_EMPTY: "The deck ran out.",
     Termination.ABORT: "The game was stopped without a result.",
 }
 
