@@ -30,6 +30,18 @@ BOMB_LABELS = {
     C.REMOVE_LINE: "Remove line",
     C.DEMOLITION: "Demolition",
 }
+# What each bomb does (RULES.md §1), in a bomb's tooltip; the help panel's legend
+# (templates/games/tetriwar/partials.html, bomb_legend) says the same.
+BOMB_HELP = {
+    C.ADD_LINE: "A garbage row with one hole enters at the bottom; everything moves up one.",
+    C.EARTHQUAKE: "Every row slides sideways by −2 to +2 columns, wrapping around.",
+    C.REMOVE_BOMBS: "Every bomb in the field becomes a plain block, and the store is emptied.",
+    C.DRILL: "10 random blocks of the field disappear.",
+    C.LACK_OF_CONTROL: "For 5 seconds left and right are swapped.",
+    C.GRAVITY_BOMB: "Every block falls straight down its column.",
+    C.REMOVE_LINE: "The bottom row is removed; everything moves down one.",
+    C.DEMOLITION: "The bottom four rows are removed; everything moves down four.",
+}
 # What a bomb cell shows: a letter, so bombs differ by more than colour.
 BOMB_GLYPHS = {
     C.ADD_LINE: "A",
@@ -97,12 +109,16 @@ def next_pieces(seat: int, kinds: tuple[str, ...], oob: bool = True) -> str:
     return f'<div id="next-{seat}" class="next" aria-label="Next: {" ".join(kinds)}"{swap}>{items}</div>'
 
 
+@lru_cache(maxsize=64)
 def bomb_chip(bomb: str, number: int | None = None) -> str:
-    label = BOMB_LABELS[bomb]
+    """A bomb in a store or a feed; its tooltip says what it does (and, received,
+    from whom: ``number`` as the receiver numbers players)."""
+    colour = bomb_colour(bomb)
+    side = "attack" if colour == "red" else "defence"
+    sender = f" from player {number}" if number is not None else ""
+    title = f"{BOMB_LABELS[bomb]} ({colour}, {side}){sender}: {BOMB_HELP[bomb]}"
     tail = f"<b>{number}</b>" if number is not None else ""
-    return (
-        f'<span class="bomb {bomb_colour(bomb)}" title="{label}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
-    )
+    return f'<span class="bomb {colour}" title="{title}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
 
 
 def store(seat: int, bombs: tuple[str, ...], oob: bool = True) -> str:

@@ -1,6 +1,7 @@
 // TetriWar in the browser: keys in, HTML out. The server decides everything; this
 // script only turns key presses into intents (the socket, versions and clocks are
-// live.js's).
+// live.js's). The touch pad (touch.js) sends the same intents through
+// window.TetriWarInput, so a held button and a held key are one held key.
 (function () {
   "use strict";
   const live = window.TableLive;
@@ -31,32 +32,42 @@
     const clock = document.getElementById("clock"); // stopped: time is up, keys do nothing
     return !(clock && clock.hasAttribute("data-stopped"));
   }
+  function hold(action) {
+    if (!mySeat() || !playing() || held.has(action)) return;
+    held.add(action);
+    intent("hold_" + HOLD[action]);
+  }
   function release(action) {
-    if (held.delete(action)) intent("release_" + HOLD[action]);
+    if (!held.has(action)) return;
+    held.delete(action);
+    if (playing()) intent("release_" + HOLD[action]); // over: nothing to release
+  }
+  // One press: rotate, hard_drop, bomb (Enter's target), bomb_1 … bomb_4.
+  function press(action) {
+    if (!mySeat() || !playing()) return;
+    if (action === "rotate" || action === "hard_drop" || action === "bomb") intent(action);
+    else if (action.startsWith("bomb_")) intent("bomb", Number(action.slice(5)));
+  }
+  // Enter and Space on the game's own tools (the mute switch, the help panel) work
+  // those tools; every other key still plays.
+  function onTool(e) {
+    return (e.key === "Enter" || e.key === " ") && e.target.closest && e.target.closest(".tw-tools");
   }
 
   document.addEventListener("keydown", (e) => {
-    if (live.typing(e.target)) return;
+    if (live.typing(e.target) || onTool(e)) return;
     const action = actionOf[norm(e.key)];
     if (!action || !mySeat() || !playing()) return; // spectators' keys do nothing
     e.preventDefault(); // game keys never scroll the page or move focus
     if (e.repeat) return; // the server repeats, at the player's own pace
-    if (action in HOLD) {
-      if (!held.has(action)) { held.add(action); intent("hold_" + HOLD[action]); }
-    } else if (action === "rotate" || action === "hard_drop") {
-      intent(action);
-    } else if (action === "bomb") {
-      intent("bomb");
-    } else if (action.startsWith("bomb_")) {
-      intent("bomb", Number(action.slice(5)));
-    }
+    if (action in HOLD) hold(action);
+    else press(action);
   });
   document.addEventListener("keyup", (e) => {
     const action = actionOf[norm(e.key)];
-    if (!action) return;
-    if (!(action in HOLD)) return;
-    if (playing()) release(action);
-    else held.delete(action); // the game is over: nothing to release
+    if (action in HOLD) release(action);
   });
   window.addEventListener("blur", () => { for (const action of [...held]) release(action); });
+
+  window.TetriWarInput = { HOLD: HOLD, hold: hold, release: release, press: press, playing: playing };
 })();

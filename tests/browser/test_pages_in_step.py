@@ -94,13 +94,14 @@ def test_every_role_sees_every_state_of_a_table_without_a_console_error(live_ser
         expect(page.locator("#results-title")).to_have_text("Results")
         expect(page.locator("#table-status")).to_contain_text("Waiting for players")
         expect(page.locator("#results")).not_to_contain_text("ready")
-    expect(p1.locator("#ready-hint")).to_be_visible()
+    expect(p1.locator("#rematch-button")).to_be_visible()  # the players are offered a rematch
+    expect(pages["outsider"].locator("#rematch-button")).to_have_count(0)
 
     # Reloaded after the game, every page shows the waiting table.
     for page in pages.values():
         page.reload()
         expect(page.locator("#game")).to_contain_text("The game will appear here when the host starts it.")
-    expect(p2.locator("#ready-hint")).to_be_visible()
+    expect(p2.locator("#rematch-button")).to_be_visible()
     expect(pages["outsider"].locator("#table-status")).to_contain_text(
         "hostess starts the game when everybody is ready."
     )
