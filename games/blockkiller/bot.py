@@ -1,0 +1,150 @@
+"""A Block-Killer bot for practice tables: greedy, one piece at a time.
+
+    bot = BlockKillerBot(random.Random(seed))
+    delay, intent = bot.next_action(game, seat, now)   # act (if any) now, ask again later
+    intent = bot.choose(game, seat)                    # or: the next intent at once
+
+Its play: all its garbage stacked (checkerboard pairs merged at the bottom, the rest
+sorted so their holes line up), then, piece after piece, the placement of any block
+card in hand worth most: attack first, then lines, then a low and hole-free stack. It
+stops when no piece clears a line (unless obliged to play on). It attacks when obliged,
+or when its plan makes an attack of 2 or more, the opponent with most garbage first;
+it defends the same way. Standard library only; it reads the game, never changes it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.blockkiller import constants as C
+from games.blockkiller.cards import BLOCK_KIND, GARBAGE_KIND, HOLES, clear_attack, is_special
+from games.blockkiller.engine import ATTACK, DEFEND, DRAW, PLAY, Game, Intent
+from games.blockkiller.field import Field
+from games.blockkiller.search import Placement, placements
+
+ATTACK_AT = 2  # our choice: the planned attack worth a turn when not obliged
+
+
+def garbage_stack(garbage: list[int]) -> tuple:
+    """The bot's stack: merged checkerboard pairs lowest, then the rest by hole."""
+    checker = [c for c in garbage if GARBAGE_KIND[c] == C.CHECKERBOARD]
+    rest = sorted((c for c in garbage if GARBAGE_KIND[c] != C.CHECKERBOARD),
+                  key=lambda c: (HOLES[GARBAGE_KIND[c]], c))
+    rows = [((a, False), (b, True)) for a, b in zip(checker[::2], checker[1::2], strict=False)]
+    if len(checker) % 2:
+        rest.append(checker[-1])
+    rows.extend(((c, False),) for c in rest)
+    return tuple(rows[: C.VISIBLE_ROWS - 6])
+
+
+def _shape_penalty(rows: list[int]) -> int:
+    holes, top = 0, len(rows)
+    for col in range(C.WIDTH):
+        seen = False
+        for r, row in enumerate(rows):
+            if row >> col & 1:
+                if not seen:
+                    top = min(top, r)
+                seen = True
+            elif seen:
+                holes += 1
+    return holes * 4 + (len(rows) - top)
+
+
+def best_move(field: Field, cards: list[int], combo: int, last_special: bool, game: Game
+              ) -> tuple[int, int, Placement] | None:
+    """``(value, card, placement)`` of the best piece to place now, or None."""
+    best = None
+    seen: set[str] = set()
+    for card in cards:
+        kind = BLOCK_KIND[card]
+        if kind in seen:
+            continue
+        seen.add(kind)
+        for p in placements(field, kind, game.options.mini):
+            trial = field.copy()
+            lines, _ = trial.lock(p.piece)
+            spin = p.spin and lines > 0
+            attack, offset = clear_attack(lines, spin, combo + 1 if lines else 0,
+                                          lines > 0 and last_special and is_special(lines, spin),
+                                          game.options.no_mercy)
+            value = (attack + offset) * 1000 + lines * 100 - _shape_penalty(trial.rows) * 3
+            if best is None or value > best[0]:
+                best = (value, card, p, lines)
+    return None if best is None else best[:3] + (best[3],)  # type: ignore[return-value]
+
+
+def plan_attack(game: Game, seat: int) -> int:
+    """The attack the bot's greedy play would make from its hand now."""
+    player = game.players[seat]
+    field = Field.stacked(garbage_stack(player.garbage))
+    cards = list(player.blocks)
+    combo, special, total = 0, False, 0
+    while cards:
+        move = best_move(field, cards, combo, special, game)
+        if move is None:
+            break
+        _, card, p, lines = move  # type: ignore[misc]
+        if not lines:
+            break
+        spin = p.spin
+        combo += 1
+        b2b = special and is_special(lines, spin)
+        special = is_special(lines, spin)
+        total += clear_attack(lines, spin, combo, b2b, game.options.no_mercy)[0]
+        field.lock(p.piece)
+        cards.remove(card)
+    return total
+
+
+class BlockKillerBot:
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        self._ready_at: dict[int, tuple[int, float]] = {}
+
+    def choose(self, game: Game, seat: int) -> Intent | None:
+        """The next intent for ``seat`` (None when it is not its move)."""
+        if game.finished or game.acting != seat:
+            return None
+        player = game.players[seat]
+        if game.phase == DRAW:
+            return Intent("draw", blocks=True)
+        if game.phase == PLAY:
+            if game.obliged(seat) or plan_attack(game, seat) >= ATTACK_AT:
+                others = [s for s in game.active_seats() if s != seat]
+                target = max(others, key=lambda s: (len(game.players[s].garbage), self.rng.random()))
+                return Intent("attack", target=target)
+            return Intent("pass")
+        draft = game.draft
+        assert draft is not None and game.phase in (ATTACK, DEFEND)
+        if draft.piece is not None:
+            return Intent("drop")
+        if not draft.locked and not draft.stack and player.garbage:
+            return Intent("stack", stack=garbage_stack(player.garbage))
+        move = best_move(draft.field, player.blocks, draft.combo, draft.last_special, game)
+        must = game.phase == ATTACK and (game.obliged(seat) or not draft.locked)
+        if move is not None:
+            _, card, p, lines = move  # type: ignore[misc]
+            if lines or must:
+                return Intent("place", card=card, keys=p.keys)
+        if game.phase == ATTACK and not draft.locked:
+            return Intent("cancel")
+        return Intent("done")
+
+    def next_action(self, game: Game, seat: int, now: float) -> tuple[float, Intent | None]:
+        if game.finished or game.acting != seat:
+            self._ready_at.pop(seat, None)
+            return C.BOT_IDLE_SECONDS, None
+        moves = len(game.log)
+        plan = self._ready_at.get(seat)
+        if plan is None or plan[0] != moves:
+            low, high = C.BOT_THINK_SECONDS
+            ready = now + self.rng.uniform(low, high)
+            deadline = game.next_deadline()
+            if deadline is not None:
+                ready = min(ready, max(now, deadline - C.BOT_IDLE_SECONDS))
+            plan = self._ready_at[seat] = (moves, ready)
+        if now < plan[1]:
+            return plan[1] - now, None
+        del self._ready_at[seat]
+        return C.BOT_IDLE_SECONDS, self.choose(game, seat)
