@@ -69,3 +69,45 @@ def test_a_player_leaves_the_game_ends_and_both_play_again(
     before = p1.locator("#piece-1").get_attribute("style")
     p1.keyboard.press("ArrowLeft")
     expect(p1.locator("#piece-1")).not_to_have_attribute("style", before)
+
+
+@pytest.fixture
+def one_minute_table_url(live_server_url, host, opponent):
+    from lobby import services
+
+    table = services.table_create(
+        player=ref(host), game="tetriwar", options={**OPTIONS, "minutes": 1}, seats_total=2
+    )
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    for player in (host, opponent):
+        services.seat_ready(table_id=table.pk, player=ref(player), ready=True)
+    return f"{live_server_url}{table.get_absolute_url()}"
+
+
+def test_at_time_out_every_board_is_over_and_keys_do_nothing(
+    live_server_url, one_minute_table_url, browser, screenshot
+):
+    """The slowest browser test (a whole minute of game): the end of a game on time."""
+    pages = []
+    for name in ("hostess", "opponent", None):  # two players and an anonymous spectator
+        page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        page.set_default_timeout(TIMEOUT)
+        if name:
+            log_in(page, live_server_url, name)
+        page.goto(one_minute_table_url)
+        pages.append(page)
+    p1, p2, watcher = pages
+    p1.get_by_role("button", name="Start the game").click()
+    for page in pages:
+        expect(page.locator("#clock")).to_have_text(re.compile(r"^[01]:\d\d$"), timeout=TIMEOUT)
+    for page in pages:
+        expect(page.locator("#clock")).to_have_text("Time!", timeout=75_000)
+        expect(page.locator("#results-title")).to_have_text("Results")
+        for seat in (1, 2):
+            expect(page.locator(f"#status-{seat}")).to_have_text("Game over")
+            expect(page.locator(f"#piece-{seat}")).to_have_class(re.compile(r"\bnone\b"))
+    screenshot(watcher, "tetriwar-time-out-spectator")
+    for key in ("ArrowLeft", "ArrowUp", "Space", "Enter"):  # nothing happens, nothing is said
+        p1.keyboard.press(key)
+    p1.wait_for_timeout(300)
+    expect(p1.locator(".ws-error")).to_have_count(0)
