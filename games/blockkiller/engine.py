@@ -56,7 +56,15 @@ from games.blockkiller.options import Options
 from games.blockkiller.search import step
 from games.core.log import InputLog
 from games.core.outcome import Outcome, Standing, Termination, ranked
-from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, Replayable
+from games.core.protocol import (
+    FORFEIT,
+    Event,
+    IllegalIntent,
+    InvalidOptions,
+    Replayable,
+    RunsOnAClock,
+    checked_seats,
+)
 from games.core.rng import stream
 
 __all__ = [
@@ -105,18 +113,13 @@ class Draft:
     offset: int = 0
 
 
-class Game(Replayable):
+class Game(RunsOnAClock, Replayable):
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
-        seats = list(seats)
-        if not C.ENGINE_MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS or len(set(seats)) != len(seats):
-            raise InvalidOptions("seats", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} different seats, not {seats!r}")
-        if any(type(seat) is not int or not 1 <= seat <= C.MAX_PLAYERS for seat in seats):
-            raise InvalidOptions("seats", f"seats are numbered 1 to {C.MAX_PLAYERS}, not {seats!r}")
         self.options = options
         self.seed = seed
-        self.seats: tuple[int, ...] = tuple(sorted(seats))
+        self.seats: tuple[int, ...] = checked_seats(seats, C.ENGINE_MIN_PLAYERS, C.MAX_PLAYERS)
         self.start = self.now = now
         self.finished = False
         self.termination: Termination | None = None
@@ -159,22 +162,9 @@ class Game(Replayable):
         self.log.append((now, seat, intent.text))
         return events
 
-    def advance(self, now: float) -> list[Event]:
-        events = self._run_clock(now)
-        if not self.finished:
-            self.now = max(self.now, now)
-        return events
-
     def forfeit(self, seat: int, now: float) -> list[Event]:
-        self._check_playing(seat)
-        now = max(now, self.now)
-        events = self._run_clock(now)
-        try:
-            self._check_playing(seat)
-        except IllegalIntent:
-            self._pending = events
-            raise
-        self.now = now
+        events = self._leaving(seat, now)
+        now = self.now
         self.log.append((now, seat, FORFEIT))
         player = self.players[seat]
         draft = self.draft

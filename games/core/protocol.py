@@ -23,6 +23,8 @@ __all__ = [
     "PlayerLeft",
     "Refusal",
     "Replayable",
+    "RunsOnAClock",
+    "checked_seats",
 ]
 
 FORFEIT = "forfeit"  # how a forfeit is written in every game's input log
@@ -117,3 +119,41 @@ class Replayable:
 
     def replay_entry(self, t: float, seat: int, text: str) -> None:
         raise NotImplementedError
+
+
+def checked_seats(seats: Iterable[int], low: int, high: int) -> tuple[int, ...]:
+    """A new game's seats, sorted: ``low`` to ``high`` different seats, numbered 1 to ``high``."""
+    seats = list(seats)
+    if not low <= len(seats) <= high or len(set(seats)) != len(seats):
+        raise InvalidOptions("seats", f"a game has {low} to {high} different seats, not {seats!r}")
+    if any(type(seat) is not int or not 1 <= seat <= high for seat in seats):
+        raise InvalidOptions("seats", f"seats are numbered 1 to {high}, not {seats!r}")
+    return tuple(sorted(seats))
+
+
+class RunsOnAClock:
+    """For an engine whose turns or rounds run on a clock (``_run_clock(now)``: the
+    events of every deadline up to ``now``) and whose players may leave
+    (``_check_playing(seat)`` refuses one who may not)."""
+
+    def advance(self, now: float) -> list:
+        """Run the clock up to ``now``; a finished game's time stands still."""
+        events = self._run_clock(now)
+        if not self.finished:
+            self.now = max(self.now, now)
+        return events
+
+    def _leaving(self, seat: int, now: float) -> list:
+        """The clock run up to a leave at ``now`` (which becomes the game's time), once
+        the seat is known to be playing then: its events, to which the leave adds. A
+        refused leave keeps them for the next call (``_pending``)."""
+        self._check_playing(seat)
+        now = max(now, self.now)
+        events = self._run_clock(now)
+        try:
+            self._check_playing(seat)
+        except IllegalIntent:
+            self._pending = events
+            raise
+        self.now = now
+        return events

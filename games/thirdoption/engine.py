@@ -30,7 +30,15 @@ from dataclasses import dataclass
 
 from games.core.log import InputLog
 from games.core.outcome import Outcome, Standing, Termination, ranked
-from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, Replayable
+from games.core.protocol import (
+    FORFEIT,
+    Event,
+    IllegalIntent,
+    InvalidOptions,
+    Replayable,
+    RunsOnAClock,
+    checked_seats,
+)
 from games.core.rng import stream
 from games.thirdoption import constants as C
 from games.thirdoption.board import Grid, cells_of, grid, shape
@@ -99,20 +107,13 @@ def deck_for(options: Options, seed: int | str) -> list[str]:
     return cards
 
 
-class Game(Replayable):
+class Game(RunsOnAClock, Replayable):
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
-        seats = list(seats)
-        if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS or len(set(seats)) != len(seats):
-            raise InvalidOptions(
-                "seats", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} different seats, not {seats!r}"
-            )
-        if any(type(seat) is not int or not 1 <= seat <= C.MAX_PLAYERS for seat in seats):
-            raise InvalidOptions("seats", f"seats are numbered 1 to {C.MAX_PLAYERS}, not {seats!r}")
         self.options = options
         self.seed = seed
-        self.seats: tuple[int, ...] = tuple(sorted(seats))
+        self.seats: tuple[int, ...] = checked_seats(seats, C.MIN_PLAYERS, C.MAX_PLAYERS)
         self.start = now
         self.now = now
         self.finished = False
@@ -147,25 +148,10 @@ class Game(Replayable):
         self._place(player, name, mask, now, intent.text, events, timeout=False)
         return events
 
-    def advance(self, now: float) -> list[Event]:
-        """Run the round clock up to ``now``: at each deadline, the first legal placement
-        of the first card that fits is made for each player who has not placed."""
-        events = self._run_clock(now)
-        if not self.finished:  # a finished game's time stands still
-            self.now = max(self.now, now)
-        return events
-
     def forfeit(self, seat: int, now: float) -> list[Event]:
         """The player leaves: ranked last; the round no longer waits for them."""
-        self._check_playing(seat)
-        now = max(now, self.now)
-        events = self._run_clock(now)
-        try:
-            self._check_playing(seat)
-        except IllegalIntent:
-            self._pending = events
-            raise
-        self.now = now
+        events = self._leaving(seat, now)
+        now = self.now
         player = self.players[seat]
         player.state, player.left_at, player.placed = LEFT, now, True
         player.own = player.own_kind = None

@@ -27,7 +27,15 @@ from dataclasses import dataclass
 
 from games.core.log import InputLog
 from games.core.outcome import Outcome, Standing, Termination, ranked
-from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, Replayable
+from games.core.protocol import (
+    FORFEIT,
+    Event,
+    IllegalIntent,
+    InvalidOptions,
+    Replayable,
+    RunsOnAClock,
+    checked_seats,
+)
 from games.core.rng import stream
 from games.viertris import constants as C
 from games.viertris.board import Board, Run, Step, board
@@ -75,20 +83,13 @@ class _Clock:
     started: float  # when this turn's clock began
 
 
-class Game(Replayable):
+class Game(RunsOnAClock, Replayable):
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
-        seats = list(seats)
-        if not C.MIN_PLAYERS <= len(seats) <= C.MAX_PLAYERS or len(set(seats)) != len(seats):
-            raise InvalidOptions(
-                "seats", f"a game has {C.MIN_PLAYERS} to {C.MAX_PLAYERS} different seats, not {seats!r}"
-            )
-        if any(type(seat) is not int or not 1 <= seat <= C.MAX_PLAYERS for seat in seats):
-            raise InvalidOptions("seats", f"seats are numbered 1 to {C.MAX_PLAYERS}, not {seats!r}")
         self.options = options
         self.seed = seed
-        self.seats: tuple[int, ...] = tuple(sorted(seats))
+        self.seats: tuple[int, ...] = checked_seats(seats, C.MIN_PLAYERS, C.MAX_PLAYERS)
         self.start = now
         self.now = now
         self.finished = False
@@ -121,24 +122,10 @@ class Game(Replayable):
         self._move(seat, intent.column, now, events, timeout=False)
         return events
 
-    def advance(self, now: float) -> list[Event]:
-        """Run the move clock up to ``now``: each turn that runs out plays a random column."""
-        events = self._run_clock(now)
-        if not self.finished:  # a finished game's time stands still
-            self.now = max(self.now, now)
-        return events
-
     def forfeit(self, seat: int, now: float) -> list[Event]:
         """The player leaves: ranked last, their turns skipped; one player left ends the game."""
-        self._check_playing(seat)
-        now = max(now, self.now)
-        events = self._run_clock(now)
-        try:
-            self._check_playing(seat)
-        except IllegalIntent:
-            self._pending = events
-            raise
-        self.now = now
+        events = self._leaving(seat, now)
+        now = self.now
         self.left[seat] = now
         self.log.append((now, seat, FORFEIT))
         events.append(PlayerLeft(seat))
