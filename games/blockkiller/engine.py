@@ -114,6 +114,8 @@ class Draft:
 
 
 class Game(RunsOnAClock, Replayable):
+    Intent = Intent
+
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
@@ -191,14 +193,6 @@ class Game(RunsOnAClock, Replayable):
     def deadline(self) -> float | None:
         return self.next_deadline()
 
-    def replay_entry(self, t: float, seat: int, text: str) -> None:
-        if text == FORFEIT:
-            self.forfeit(seat, t)
-        elif text == TIMEOUT:
-            self.advance(t)
-        else:
-            self.apply(seat, Intent.parse(text), t)
-
     # --- state -------------------------------------------------------------------------
     def active_seats(self) -> tuple[int, ...]:
         return tuple(seat for seat in self.seats if self.players[seat].active)
@@ -248,11 +242,6 @@ class Game(RunsOnAClock, Replayable):
             rows.append((key, {"seats": (seat,), "score": p.sent, "lines": p.lines,
                                "forfeited": p.left_at is not None}))
         return ranked(rows)
-
-    def outcome(self) -> Outcome | None:
-        if not self.finished:
-            return None
-        return Outcome(self.termination, tuple(self.results()))
 
     def to_text(self) -> str:
         """The whole game as text: equal texts mean equal games."""

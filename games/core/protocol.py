@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
 from games.core.errors import IllegalIntent, InvalidOptions, Refusal
+from games.core.outcome import Outcome
 
 __all__ = [
     "FORFEIT",
@@ -120,6 +121,13 @@ class Replayable:
     def replay_entry(self, t: float, seat: int, text: str) -> None:
         raise NotImplementedError
 
+    def outcome(self) -> Outcome | None:
+        """Why and in what order the game ended (``termination``, ``results()``); None
+        while it runs."""
+        if not self.finished:
+            return None
+        return Outcome(self.termination, tuple(self.results()))
+
 
 def checked_seats(seats: Iterable[int], low: int, high: int) -> tuple[int, ...]:
     """A new game's seats, sorted: ``low`` to ``high`` different seats, numbered 1 to ``high``."""
@@ -134,7 +142,20 @@ def checked_seats(seats: Iterable[int], low: int, high: int) -> tuple[int, ...]:
 class RunsOnAClock:
     """For an engine whose turns or rounds run on a clock (``_run_clock(now)``: the
     events of every deadline up to ``now``) and whose players may leave
-    (``_check_playing(seat)`` refuses one who may not)."""
+    (``_check_playing(seat)`` refuses one who may not). What the clock does is logged
+    as ``timeout`` or ``timeout:<what it did>``; the engine's ``Intent`` reads the rest."""
+
+    TIMEOUT: ClassVar[str] = "timeout"
+
+    def replay_entry(self, t: float, seat: int, text: str) -> None:
+        """A leave is made again; a move of the clock is made again by the clock (what
+        the log says is what the rules give anyway); anything else is the player's."""
+        if text == FORFEIT:
+            self.forfeit(seat, t)
+        elif text == self.TIMEOUT or text.startswith(self.TIMEOUT + ":"):
+            self.advance(t)
+        else:
+            self.apply(seat, self.Intent.parse(text), t)
 
     def advance(self, now: float) -> list:
         """Run the clock up to ``now``; a finished game's time stands still."""

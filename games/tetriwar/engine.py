@@ -279,12 +279,6 @@ class Game(Replayable):
             )
         return ranked(rows)
 
-    def outcome(self) -> Outcome | None:
-        """Why and in what order the game ended; None while it runs."""
-        if not self.finished:
-            return None
-        return Outcome(self.termination, tuple(self.results()))
-
     def view(self, seat: int) -> PlayerView:
         """One board as a renderer shows it (no piece once it left or the game ended)."""
         return self.players[seat].view()

@@ -108,6 +108,8 @@ def deck_for(options: Options, seed: int | str) -> list[str]:
 
 
 class Game(RunsOnAClock, Replayable):
+    Intent = Intent
+
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
@@ -170,16 +172,6 @@ class Game(RunsOnAClock, Replayable):
             return None
         return self.round_started + self.options.round_seconds
 
-    def replay_entry(self, t: float, seat: int, text: str) -> None:
-        """Clock placements are made again by the clock (the logged one is what the rules
-        give anyway)."""
-        if text == FORFEIT:
-            self.forfeit(seat, t)
-        elif text.startswith(TIMEOUT + ":"):
-            self.advance(t)
-        else:
-            self.apply(seat, Intent.parse(text), t)
-
     # --- state and results -------------------------------------------------------------
     @property
     def deadline(self) -> float | None:
@@ -241,12 +233,6 @@ class Game(RunsOnAClock, Replayable):
                 )
             )
         return ranked(rows)
-
-    def outcome(self) -> Outcome | None:
-        """Why and in what order the game ended; None while it runs."""
-        if not self.finished:
-            return None
-        return Outcome(self.termination, tuple(self.results()))
 
     def to_text(self) -> str:
         """The whole game as text: equal texts mean equal games."""

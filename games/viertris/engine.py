@@ -84,6 +84,8 @@ class _Clock:
 
 
 class Game(RunsOnAClock, Replayable):
+    Intent = Intent
+
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
@@ -141,16 +143,6 @@ class Game(RunsOnAClock, Replayable):
             return None
         return self._clock.started + self.options.move_seconds
 
-    def replay_entry(self, t: float, seat: int, text: str) -> None:
-        """Timeouts are played again by the clock (the logged column is what the seed
-        gives anyway)."""
-        if text == FORFEIT:
-            self.forfeit(seat, t)
-        elif text.startswith(TIMEOUT + ":"):
-            self.advance(t)
-        else:
-            self.apply(seat, Intent.parse(text), t)
-
     # --- state and results -------------------------------------------------------------
     @property
     def turn(self) -> int | None:
@@ -204,12 +196,6 @@ class Game(RunsOnAClock, Replayable):
             key = (1, -self.left[seat]) if left else (0, 0.0)
             rows.append((key + (-self.scores[seat],), {"seats": (seat,), "score": self.scores[seat], "forfeited": left}))
         return ranked(rows)
-
-    def outcome(self) -> Outcome | None:
-        """Why and in what order the game ended; None while it runs."""
-        if not self.finished:
-            return None
-        return Outcome(self.termination, tuple(self.results()))
 
     def to_text(self) -> str:
         """The whole game as text: equal texts mean equal games."""
