@@ -63,7 +63,6 @@ from games.core.protocol import (
     InvalidOptions,
     Replayable,
     RunsOnAClock,
-    checked_seats,
 )
 from games.core.rng import stream
 
@@ -114,17 +113,10 @@ class Draft:
 
 
 class Game(RunsOnAClock, Replayable):
-    Intent = Intent
+    Intent, Options = Intent, Options
 
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
-        if not isinstance(options, Options):
-            raise TypeError("options must be an Options")
-        self.options = options
-        self.seed = seed
-        self.seats: tuple[int, ...] = checked_seats(seats, C.ENGINE_MIN_PLAYERS, C.MAX_PLAYERS)
-        self.start = self.now = now
-        self.finished = False
-        self.termination: Termination | None = None
+        self._begin(options, seed, seats, now, players=(C.ENGINE_MIN_PLAYERS, C.MAX_PLAYERS))
         self.players = {seat: Player(seat) for seat in self.seats}
         self.log = InputLog()
         self.shuffles = {"blocks": 0, "garbage": 0}

@@ -121,6 +121,20 @@ class Replayable:
     def replay_entry(self, t: float, seat: int, text: str) -> None:
         raise NotImplementedError
 
+    def _begin(
+        self, options: Any, seed: int | str, seats: Iterable[int], now: float, players: tuple[int, int]
+    ) -> None:
+        """What every game is first: its options (the engine's ``Options``), seed and
+        seats (``players``: how many, at least and at most), its clock at ``now``, running."""
+        if not isinstance(options, self.Options):
+            raise TypeError("options must be an Options")
+        self.options = options
+        self.seed = seed
+        self.seats: tuple[int, ...] = checked_seats(seats, *players)
+        self.start = self.now = now
+        self.finished = False
+        self.termination = None
+
     def outcome(self) -> Outcome | None:
         """Why and in what order the game ended (``termination``, ``results()``); None
         while it runs."""

@@ -37,7 +37,6 @@ from games.core.protocol import (
     InvalidOptions,
     Replayable,
     RunsOnAClock,
-    checked_seats,
 )
 from games.core.rng import stream
 from games.thirdoption import constants as C
@@ -108,18 +107,10 @@ def deck_for(options: Options, seed: int | str) -> list[str]:
 
 
 class Game(RunsOnAClock, Replayable):
-    Intent = Intent
+    Intent, Options = Intent, Options
 
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
-        if not isinstance(options, Options):
-            raise TypeError("options must be an Options")
-        self.options = options
-        self.seed = seed
-        self.seats: tuple[int, ...] = checked_seats(seats, C.MIN_PLAYERS, C.MAX_PLAYERS)
-        self.start = now
-        self.now = now
-        self.finished = False
-        self.termination: Termination | None = None
+        self._begin(options, seed, seats, now, players=(C.MIN_PLAYERS, C.MAX_PLAYERS))
         # RULES.md: each seat's own starting shape, over the dot
         self.players: dict[int, Player] = {seat: Player(seat, Grid.for_seat(seat)) for seat in self.seats}
         self.deck: list[str] = deck_for(options, seed)

@@ -34,7 +34,6 @@ from games.core.protocol import (
     InvalidOptions,
     Replayable,
     RunsOnAClock,
-    checked_seats,
 )
 from games.core.rng import stream
 from games.viertris import constants as C
@@ -84,18 +83,10 @@ class _Clock:
 
 
 class Game(RunsOnAClock, Replayable):
-    Intent = Intent
+    Intent, Options = Intent, Options
 
     def __init__(self, options: Options, seed: int | str, seats: Iterable[int], now: float) -> None:
-        if not isinstance(options, Options):
-            raise TypeError("options must be an Options")
-        self.options = options
-        self.seed = seed
-        self.seats: tuple[int, ...] = checked_seats(seats, C.MIN_PLAYERS, C.MAX_PLAYERS)
-        self.start = now
-        self.now = now
-        self.finished = False
-        self.termination: Termination | None = None
+        self._begin(options, seed, seats, now, players=(C.MIN_PLAYERS, C.MAX_PLAYERS))
         self.grid = Board()  # the pieces; read them through board()
         self.scores: dict[int, int] = {seat: 0 for seat in self.seats}
         self.left: dict[int, float] = {}  # seat -> when the player left
