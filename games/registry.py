@@ -26,7 +26,6 @@ class GameSpec:
     script: str = ""
     head_template: str = ""
     bot_levels: tuple[str, ...] = ()  # computer players a host may seat, weakest first
-    help_template: str = ""  # a help panel shown while the table waits for its game
 
     @cached_property
     def options_form(self) -> type[Any]:
@@ -56,7 +55,6 @@ GAMES: dict[str, GameSpec] = {
             script="js/tetriwar.js",
             head_template="games/tetriwar/head.html",
             bot_levels=("easy", "medium", "hard"),
-            help_template="games/tetriwar/partials.html#help",
         ),
         GameSpec(
             slug="viertris",

@@ -117,11 +117,3 @@ def test_a_game_aborted_by_closing_its_table_does_not_ask_anyone_to_get_ready(ga
     html = live_game_class(game).render_aborted("The table was closed: by a moderator")
     assert "Game aborted" in html and "The table was closed" in html
     assert "ready" not in html.lower()
-
-
-def test_a_waiting_tetriwar_table_already_has_its_help_and_bomb_legend(client, host, make_table):
-    table = make_table(ref(host))
-    page = client.get(f"/lobby/table/{table.pk}/").content.decode()
-    waiting = page[page.index('class="waiting"'):]
-    assert 'id="tw-help"' in waiting
-    assert waiting.count('<div class="red"><dt>') == 5 and waiting.count('<div class="green"><dt>') == 3
