@@ -19,7 +19,7 @@ import random
 from games.blockkiller import constants as C
 from games.blockkiller.cards import BLOCK_KIND, GARBAGE_KIND, HOLES, clear_attack, is_special
 from games.blockkiller.engine import ATTACK, DEFEND, DRAW, PLAY, Game, Intent
-from games.blockkiller.field import Field
+from games.blockkiller.field import GEOMETRY, Field, Piece
 from games.blockkiller.search import Placement, placements
 
 ATTACK_AT = 2  # our choice: the planned attack worth a turn when not obliged
@@ -38,17 +38,30 @@ def garbage_stack(garbage: list[int]) -> tuple:
 
 
 def _shape_penalty(rows: list[int]) -> int:
-    holes, top = 0, len(rows)
-    for col in range(C.WIDTH):
-        seen = False
-        for r, row in enumerate(rows):
-            if row >> col & 1:
-                if not seen:
-                    top = min(top, r)
-                seen = True
-            elif seen:
-                holes += 1
+    """Holes (empty cells below a filled one in their column) × 4, plus the stack's height."""
+    holes, top, cover = 0, len(rows), 0  # cover: the columns filled in some row above
+    for r, row in enumerate(rows):
+        row &= C.FULL_ROW
+        if cover:
+            holes += (cover & ~row).bit_count()
+        elif row:
+            top = r
+        cover |= row
     return holes * 4 + (len(rows) - top)
+
+
+def _locked(rows: list[int], piece: Piece, full: int) -> tuple[int, list[int]]:
+    """``(lines, rows)`` after ``Field.lock(piece)`` on rows holding ``full`` full rows,
+    without copying the field."""
+    masks = GEOMETRY[piece.kind][piece.rotation][0]
+    rows = rows.copy()
+    lines, col = full, piece.col
+    for dr, mask in masks:
+        row = rows[piece.row + dr] = rows[piece.row + dr] | (mask << col if col >= 0 else mask >> -col)
+        lines += row == C.FULL_ROW
+    if lines:
+        rows = [0] * lines + [row for row in rows if row != C.FULL_ROW]
+    return lines, rows
 
 
 def best_move(field: Field, cards: list[int], combo: int, last_special: bool, game: Game
@@ -56,19 +69,19 @@ def best_move(field: Field, cards: list[int], combo: int, last_special: bool, ga
     """``(value, card, placement)`` of the best piece to place now, or None."""
     best = None
     seen: set[str] = set()
+    full = field.rows.count(C.FULL_ROW)
     for card in cards:
         kind = BLOCK_KIND[card]
         if kind in seen:
             continue
         seen.add(kind)
         for p in placements(field, kind, game.options.mini):
-            trial = field.copy()
-            lines, _ = trial.lock(p.piece)
+            lines, rows = _locked(field.rows, p.piece, full)
             spin = p.spin and lines > 0
             attack, offset = clear_attack(lines, spin, combo + 1 if lines else 0,
                                           lines > 0 and last_special and is_special(lines, spin),
                                           game.options.no_mercy)
-            value = (attack + offset) * 1000 + lines * 100 - _shape_penalty(trial.rows) * 3
+            value = (attack + offset) * 1000 + lines * 100 - _shape_penalty(rows) * 3
             if best is None or value > best[0]:
                 best = (value, card, p, lines)
     return None if best is None else best[:3] + (best[3],)  # type: ignore[return-value]
