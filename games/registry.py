@@ -82,6 +82,20 @@ GAMES: dict[str, GameSpec] = {
             head_template="games/thirdoption/head.html",
             bot_levels=("greedy",),
         ),
+        GameSpec(
+            slug="blockkiller",
+            name="Block-Killer",
+            tagline="A card battle for 3–6: build attacks from block cards on a 10-wide field, "
+            "defend, counter, and bury the others in garbage.",
+            min_seats=3,
+            max_seats=6,
+            options_form_path="games.blockkiller.forms:BlockKillerOptionsForm",
+            live_path="games.blockkiller.live:BlockKillerLive",
+            how_to_template="games/blockkiller/how_to_play.html",
+            script="js/blockkiller.js",
+            head_template="games/blockkiller/head.html",
+            bot_levels=("greedy",),
+        ),
     ]
 }
 

@@ -48,6 +48,11 @@ def _users_in_order(user_ids) -> list[User]:
     return list(User.objects.select_for_update().filter(pk__in=set(user_ids)).order_by("pk"))
 
 
+def new_seed() -> int:
+    """A new game's seed: unguessable, so nobody can work out a deal before it is dealt."""
+    return random.SystemRandom().randrange(1, 2**62)
+
+
 def game_create(*, table: Table, seats: list[Seat]) -> Game:
     """Called inside the table-start transaction: takes every stake into the pot.
     The host is told to start the game after the commit."""
@@ -55,7 +60,7 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
         table=table,
         kind=table.game,
         options=table.options,
-        seed=random.SystemRandom().randrange(1, 2**62),
+        seed=new_seed(),
         stake=table.stake,
         started_at=timezone.now(),
     )

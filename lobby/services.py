@@ -529,7 +529,8 @@ def bot_remove(*, table_id: int, player: PlayerRef | None, number: int) -> None:
 
 @transaction.atomic
 def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = None) -> Table:
-    """A friendly table for one person against a bot, ready to start."""
+    """A friendly table for one person against a bot (bots, for a game of three or
+    more), ready to start."""
     spec = get_game(game)
     if spec is None or not spec.bot_levels:
         raise TableError("NO_BOTS", "This game has no bots to practise against.")
@@ -547,14 +548,16 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
             seat_ready(table_id=table.pk, player=player, ready=True)
             return table
     options = spec.options_form.defaults()
+    seats = max(2, spec.min_seats)  # one bot, or as many as the game needs at least
     table = table_create(
         player=player,
         game=game,
         options=options,
-        seats_total=2,
+        seats_total=seats,
         name=f"{player.name if player else ''} practice",
         ip=ip,
     )
-    bot_add(table_id=table.pk, player=player, number=2, level=spec.bot_levels[len(spec.bot_levels) // 2])
+    for number in range(2, seats + 1):
+        bot_add(table_id=table.pk, player=player, number=number, level=spec.bot_levels[len(spec.bot_levels) // 2])
     seat_ready(table_id=table.pk, player=player, ready=True)
     return table

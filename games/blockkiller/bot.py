@@ -4,12 +4,15 @@
     delay, intent = bot.next_action(game, seat, now)   # act (if any) now, ask again later
     intent = bot.choose(game, seat)                    # or: the next intent at once
 
-Its play: all its garbage stacked (checkerboard pairs merged at the bottom, the rest
-sorted so their holes line up), then, piece after piece, the placement of any block
-card in hand worth most: attack first, then lines, then a low and hole-free stack. It
-stops when no piece clears a line (unless obliged to play on). It attacks when obliged,
-or when its plan makes an attack of 2 or more, the opponent with most garbage first;
-it defends the same way. Standard library only; it reads the game, never changes it.
+Its play: a garbage stack chosen among a few candidates (merged checkerboard pairs
+lowest, then the cards of one kind, as they are or flipped, so their holes line up into
+a well; or none; or all of them), each tried with a greedy plan: piece after piece, the
+placement of any block card in hand worth most (attack first, then lines, then a low
+and hole-free stack), stopping when no piece clears a line. The stack whose plan is
+worth most wins: its attack (with its offset, in defence) and the garbage it clears out
+of the hand. It attacks when obliged, or when its plan makes an attack of 2 or more,
+the opponent with most garbage first; it defends the same way. Standard library only;
+it reads the game, never changes it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from games.blockkiller.field import GEOMETRY, Field, Piece
 from games.blockkiller.search import Placement, placements
 
 ATTACK_AT = 2  # our choice: the planned attack worth a turn when not obliged
+TWO_BLOCKS_CHANCE = 0.75  # our choice: how often the bot takes 2 block cards when it may
 
 
 def garbage_stack(garbage: list[int]) -> tuple:
@@ -87,12 +91,11 @@ def best_move(field: Field, cards: list[int], combo: int, last_special: bool, ga
     return None if best is None else best[:3] + (best[3],)  # type: ignore[return-value]
 
 
-def plan_attack(game: Game, seat: int) -> int:
-    """The attack the bot's greedy play would make from its hand now."""
-    player = game.players[seat]
-    field = Field.stacked(garbage_stack(player.garbage))
-    cards = list(player.blocks)
-    combo, special, total = 0, False, 0
+def plan(game: Game, stack: tuple, blocks: list[int]) -> tuple[int, int, int]:
+    """``(attack, offset, garbage cleared)`` of the bot's greedy play on ``stack``."""
+    field = Field.stacked(stack)
+    cards = list(blocks)
+    combo, special, attack, offset, cleared = 0, False, 0, 0, 0
     while cards:
         move = best_move(field, cards, combo, special, game)
         if move is None:
@@ -104,16 +107,67 @@ def plan_attack(game: Game, seat: int) -> int:
         combo += 1
         b2b = special and is_special(lines, spin)
         special = is_special(lines, spin)
-        total += clear_attack(lines, spin, combo, b2b, game.options.no_mercy)[0]
-        field.lock(p.piece)
+        gained = clear_attack(lines, spin, combo, b2b, game.options.no_mercy)
+        attack += gained[0]
+        offset += gained[1]
+        cleared += len(field.lock(p.piece)[1])
         cards.remove(card)
-    return total
+    return attack, offset, cleared
+
+
+def candidate_stacks(garbage: list[int]) -> list[tuple]:
+    """The stacks the bot weighs: none (or the merged checkerboard pairs alone), the cards
+    of one kind held twice or more on those, as they are or flipped, and everything
+    (``garbage_stack``)."""
+    checker = [c for c in garbage if GARBAGE_KIND[c] == C.CHECKERBOARD]
+    base = tuple(((a, False), (b, True)) for a, b in zip(checker[::2], checker[1::2], strict=False))
+    kinds: dict[str, list[int]] = {}
+    for card in garbage:
+        if GARBAGE_KIND[card] != C.CHECKERBOARD:
+            kinds.setdefault(GARBAGE_KIND[card], []).append(card)
+    room = C.VISIBLE_ROWS - 6 - len(base)
+    stacks = [base]
+    for cards in kinds.values():
+        if len(cards) < 2:  # one row of a kind is no well: the full stack covers it
+            continue
+        for flipped in (False, True):
+            stacks.append(base + tuple(((c, flipped),) for c in cards[:room]))
+    stacks.append(garbage_stack(garbage))
+    return list(dict.fromkeys(stacks))
+
+
+def best_stack(game: Game, seat: int, defending: bool) -> tuple[tuple, int]:
+    """``(stack, attack)``: the candidate stack whose plan is worth most, and its attack."""
+    player = game.players[seat]
+    best: tuple[tuple[int, int, int], tuple, int] | None = None
+    for stack in candidate_stacks(player.garbage):
+        attack, offset, cleared = plan(game, stack, player.blocks)
+        made = attack + offset if defending else attack
+        key = (made * 2 + cleared, made, -len(stack))
+        if best is None or key > best[0]:
+            best = (key, stack, attack)
+    assert best is not None
+    return best[1], best[2]
+
+
+def plan_attack(game: Game, seat: int) -> int:
+    """The attack the bot's best stack and greedy play would make from its hand now."""
+    return best_stack(game, seat, defending=False)[1]
 
 
 class BlockKillerBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
         self._ready_at: dict[int, tuple[int, float]] = {}
+        self._plan: tuple[tuple, tuple[tuple, int]] | None = None  # the last best_stack, by hand
+
+    def _best_stack(self, game: Game, seat: int, defending: bool) -> tuple[tuple, int]:
+        """``best_stack``, worked out once for a hand (the turn's choice, then its stack)."""
+        player = game.players[seat]
+        key = (id(game), seat, defending, tuple(player.blocks), tuple(player.garbage))
+        if self._plan is None or self._plan[0] != key:
+            self._plan = (key, best_stack(game, seat, defending))
+        return self._plan[1]
 
     def choose(self, game: Game, seat: int) -> Intent | None:
         """The next intent for ``seat`` (None when it is not its move)."""
@@ -121,9 +175,12 @@ class BlockKillerBot:
             return None
         player = game.players[seat]
         if game.phase == DRAW:
-            return Intent("draw", blocks=True)
+            # Mostly the two block cards (more to clear garbage with); now and then the
+            # garbage card, so two bots that can clear nothing do not trade empty attacks
+            # for ever.
+            return Intent("draw", blocks=self.rng.random() < TWO_BLOCKS_CHANCE)
         if game.phase == PLAY:
-            if game.obliged(seat) or plan_attack(game, seat) >= ATTACK_AT:
+            if game.obliged(seat) or self._best_stack(game, seat, defending=False)[1] >= ATTACK_AT:
                 others = [s for s in game.active_seats() if s != seat]
                 target = max(others, key=lambda s: (len(game.players[s].garbage), self.rng.random()))
                 return Intent("attack", target=target)
@@ -132,8 +189,10 @@ class BlockKillerBot:
         assert draft is not None and game.phase in (ATTACK, DEFEND)
         if draft.piece is not None:
             return Intent("drop")
-        if not draft.locked and not draft.stack and player.garbage:
-            return Intent("stack", stack=garbage_stack(player.garbage))
+        if not draft.locked and not draft.stack and draft.piece is None and player.garbage:
+            stack = self._best_stack(game, seat, defending=game.phase == DEFEND)[0]
+            if stack:
+                return Intent("stack", stack=stack)
         move = best_move(draft.field, player.blocks, draft.combo, draft.last_special, game)
         must = game.phase == ATTACK and (game.obliged(seat) or not draft.locked)
         if move is not None:

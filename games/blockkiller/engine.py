@@ -101,6 +101,7 @@ class Draft:
 
     seat: int
     target: int | None
+    placed: list[tuple[str, tuple[tuple[int, int], ...]]] = field(default_factory=list)  # kind, cells, in order
     field: Field = field(default_factory=Field)
     stack: tuple[Row, ...] = ()
     piece: Piece | None = None
@@ -426,6 +427,7 @@ class Game(RunsOnAClock, Replayable):
 
     def _lock(self, draft: Draft, piece: Piece, events: list[Event]) -> None:
         spin = draft.field.is_spin(piece, self.options.mini)
+        draft.placed.append((piece.kind, piece.cells()))
         lines, cleared = draft.field.lock(piece)
         self.block_discard.append(draft.piece_card)
         self.garbage_discard.extend(cleared)
@@ -567,6 +569,7 @@ class Game(RunsOnAClock, Replayable):
         if draft.piece_card is not None:
             player.blocks = sorted([*player.blocks, draft.piece_card])
         draft.field, draft.stack, draft.piece, draft.piece_card = Field(), (), None, None
+        draft.placed.clear()
 
     def _run_clock(self, now: float) -> list[Event]:
         events, self._pending = self._pending, []

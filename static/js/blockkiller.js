@@ -1,0 +1,147 @@
+// Block-Killer in the browser. Every action is one frame to the server, which decides
+// and sends the fields back: draw, attack a player or pass (#bk-turn's buttons), stack
+// garbage cards (click a card in your hand; click a garbage row on your field, then F
+// flips it, Delete takes it back, PageUp / PageDown move it), then place block cards
+// (click one: its piece enters; ← → ↓ move, ↑ rotates, Space drops), Esc puts a piece
+// back (or calls the attack off) and Enter sends the play. The touch pad does the same.
+(function () {
+  "use strict";
+  const live = window.TableLive;
+  if (!live) return;
+
+  let selectedRow = null; // the stack row (0 = lowest) chosen on the field, for F / Delete / PageUp / PageDown
+
+  const me = () => live.mySeat();
+  function turn() {
+    const el = document.getElementById("bk-turn");
+    return el ? el.dataset : {};
+  }
+  const acting = () => Number(turn().acting || 0) === me() && me() > 0;
+  const playing = () => acting() && (turn().phase === "attack" || turn().phase === "defend");
+  // The play this page's player is making: its section in the arena.
+  function myPlay() {
+    const role = turn().phase === "attack" ? "attack" : "defence";
+    const el = document.getElementById("bk-play-" + role);
+    return el && Number(el.dataset.seat) === me() ? el : null;
+  }
+  const falling = () => { const p = myPlay(); return Boolean(p && p.dataset.piece); };
+  const stackFixed = () => { const p = myPlay(); return !p || Number(p.dataset.locked) > 0 || falling(); };
+
+  // --- the garbage stack, as the server has it (data-stack: "95f+96,120", lowest first) ---
+  function readStack() {
+    const p = myPlay();
+    const text = p ? p.dataset.stack || "" : "";
+    if (!text) return [];
+    return text.split(",").map((row) => row.split("+").map((part) => {
+      const flipped = part.endsWith("f");
+      return [Number(flipped ? part.slice(0, -1) : part), flipped];
+    }));
+  }
+  function sendStack(rows) {
+    const text = rows.map((row) => row.map(([card, flipped]) => String(card) + (flipped ? "f" : "")).join("+")).join(",");
+    live.intent("stack", { rows: text });
+  }
+  function isChecker(card) {
+    const el = document.querySelector('#bk-hand .bk-garbage[data-card="' + card + '"]');
+    return el ? el.dataset.checker !== undefined : false;
+  }
+  // A garbage card from the hand goes on top of the stack; a checkerboard card on a lone
+  // checkerboard row merges with it, flipped the other way.
+  function addGarbage(card) {
+    if (!playing() || stackFixed()) return;
+    const rows = readStack();
+    const top = rows[rows.length - 1];
+    if (isChecker(card) && top && myPlay().dataset.topChecker !== undefined) top.push([card, !top[0][1]]);
+    else rows.push([[card, false]]);
+    selectedRow = null;
+    sendStack(rows);
+  }
+  function editRow(how) {
+    if (!playing() || stackFixed() || selectedRow === null) return;
+    const rows = readStack();
+    const i = selectedRow;
+    if (i >= rows.length) return;
+    if (how === "flip") rows[i] = rows[i].map(([card, flipped]) => [card, !flipped]);
+    else if (how === "remove") { rows.splice(i, 1); selectedRow = null; }
+    else if (how === "up" && i + 1 < rows.length) { [rows[i], rows[i + 1]] = [rows[i + 1], rows[i]]; selectedRow = i + 1; }
+    else if (how === "down" && i > 0) { [rows[i], rows[i - 1]] = [rows[i - 1], rows[i]]; selectedRow = i - 1; }
+    else return;
+    sendStack(rows);
+  }
+  function rowOf(target) {
+    const cell = target && target.closest ? target.closest(".bk-field > i") : null;
+    const field = cell && cell.parentElement;
+    if (!cell || !field || field.closest(".bk-play") !== myPlay()) return null;
+    const index = Array.prototype.indexOf.call(field.children, cell);
+    const fromBottom = 19 - Math.floor(index / 10);
+    return fromBottom < readStack().length ? fromBottom : null;
+  }
+
+  // --- what the page shows of whose move it is ------------------------------------------
+  function refresh() {
+    const mine = acting();
+    document.querySelectorAll(".bk-act").forEach((b) => { b.disabled = !mine; });
+    const inPlay = playing();
+    document.querySelectorAll(".bk-key").forEach((b) => { b.disabled = !inPlay; });
+    document.querySelectorAll("#bk-hand .bk-card").forEach((b) => {
+      const block = b.classList.contains("bk-block");
+      b.disabled = !inPlay || (block ? falling() : stackFixed());
+    });
+    const game = document.getElementById("game");
+    if (game) game.classList.toggle("bk-my-move", mine);
+    document.querySelectorAll(".bk-field > i.sel").forEach((el) => el.classList.remove("sel"));
+    const p = myPlay();
+    if (inPlay && p && selectedRow !== null && selectedRow < readStack().length && !stackFixed()) {
+      const cells = p.querySelector(".bk-field").children;
+      const start = (19 - selectedRow) * 10;
+      for (let c = 0; c < 10; c++) cells[start + c].classList.add("sel");
+    } else {
+      selectedRow = null;
+    }
+  }
+  live.onMessage(refresh);
+
+  // --- acting ---------------------------------------------------------------------------
+  const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowDown: "down", ArrowUp: "rotate", " ": "drop",
+                 x: "rotate", X: "rotate", Escape: "cancel", Enter: "done" };
+  function key(name) {
+    if (!playing()) return;
+    live.intent(name);
+  }
+  document.addEventListener("click", (e) => {
+    if (!me()) return;
+    const act = e.target.closest(".bk-act");
+    if (act && !act.disabled) {
+      const what = act.dataset.act;
+      if (what === "draw") live.intent("draw", { blocks: false });
+      else if (what === "draw-blocks") live.intent("draw", { blocks: true });
+      else if (what === "pass") live.intent("pass");
+      else if (what === "attack") live.intent("attack", { target: Number(act.dataset.target) });
+      return;
+    }
+    const k = e.target.closest(".bk-key");
+    if (k && !k.disabled) { key(k.dataset.key); return; }
+    const card = e.target.closest("#bk-hand .bk-card");
+    if (card && !card.disabled) {
+      card.blur(); // the keys that follow are the game's, not this button's
+      if (card.classList.contains("bk-block")) live.intent("piece", { card: Number(card.dataset.card) });
+      else addGarbage(Number(card.dataset.card));
+      return;
+    }
+    const row = rowOf(e.target);
+    if (row !== null && playing() && !stackFixed()) { selectedRow = selectedRow === row ? null : row; refresh(); }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (live.typing(e.target) || !playing() || e.ctrlKey || e.metaKey || e.altKey) return;
+    // a focused button or link outside the game (the chat, leaving) keeps its own keys
+    if (e.target.closest && e.target.closest("button, a, summary") && !e.target.closest("#game .bk-main")) return;
+    if (e.key === "f" || e.key === "F") editRow("flip");
+    else if (e.key === "Delete" || e.key === "Backspace") editRow("remove");
+    else if (e.key === "PageUp") editRow("up");
+    else if (e.key === "PageDown") editRow("down");
+    else if (KEYS[e.key]) key(KEYS[e.key]);
+    else return;
+    e.preventDefault();
+  });
+  refresh();
+})();
