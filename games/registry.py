@@ -96,6 +96,20 @@ GAMES: dict[str, GameSpec] = {
             head_template="games/blockkiller/head.html",
             bot_levels=("greedy",),
         ),
+        GameSpec(
+            slug="tetrix",
+            name="Te-Trix",
+            tagline="Dice and paper for 1–4, or solo: arrange four dice into a tetromino, and everyone "
+            "writes it on a 7 × 7 sheet to grow areas of circles, squares and crosses.",
+            min_seats=1,
+            max_seats=4,
+            options_form_path="games.tetrix.forms:TetrixOptionsForm",
+            live_path="games.tetrix.live:TetrixLive",
+            how_to_template="games/tetrix/how_to_play.html",
+            script="js/tetrix.js",
+            head_template="games/tetrix/head.html",
+            bot_levels=("greedy",),
+        ),
     ]
 }
 

@@ -241,6 +241,8 @@ def game_links() -> list[dict[str, Any]]:
             "spec": spec,
             "create": reverse("lobby:create", args=[spec.slug]),
             "practice": reverse("lobby:practice", args=[spec.slug]),
+            # a game with a solo variant (its options have ``solo``) has a one-click solo table
+            "solo": reverse("lobby:solo", args=[spec.slug]) if "solo" in spec.options_form.defaults() else "",
             "filter": f"{reverse('lobby:index')}?game={spec.slug}",
         }
         for spec in GAMES.values()

@@ -561,3 +561,35 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
         bot_add(table_id=table.pk, player=player, number=number, level=spec.bot_levels[len(spec.bot_levels) // 2])
     seat_ready(table_id=table.pk, player=player, ready=True)
     return table
+
+
+@transaction.atomic
+def solo_create(*, player: PlayerRef | None, game: str, ip: str | None = None) -> Table:
+    """A friendly table of one seat for a game's solo variant (its ``solo`` option),
+    ready to start."""
+    spec = get_game(game)
+    if spec is None or "solo" not in spec.options_form.defaults():
+        raise TableError("NO_SOLO", "This game has no solo variant.")
+    if player is not None:
+        # Playing solo again goes back to the solo table one has open (a host has only
+        # TABLES_PER_HOST).
+        hosted = Table.objects.filter(status=Table.Status.OPEN, game=game, stake=0, seats_total=1)
+        hosted = (
+            hosted.filter(host_user_id=player.user_id)
+            if player.user_id is not None
+            else hosted.filter(host_user__isnull=True, host_guest_token=player.guest_token)
+        )
+        for table in hosted.order_by("-created_at"):
+            if table.options.get("solo") and _seat_of(table, player) is not None:
+                seat_ready(table_id=table.pk, player=player, ready=True)
+                return table
+    table = table_create(
+        player=player,
+        game=game,
+        options={**spec.options_form.defaults(), "solo": True},
+        seats_total=1,
+        name=f"{player.name if player else ''} solo",
+        ip=ip,
+    )
+    seat_ready(table_id=table.pk, player=player, ready=True)
+    return table

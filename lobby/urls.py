@@ -17,4 +17,5 @@ urlpatterns = [
     path("table/<int:table_id>/bot/", views.bot_add, name="bot_add"),
     path("table/<int:table_id>/bot/remove/", views.bot_remove, name="bot_remove"),
     path("practice/<slug:game>/", views.practice, name="practice"),
+    path("solo/<slug:game>/", views.solo, name="solo"),
 ]

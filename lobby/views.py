@@ -212,3 +212,20 @@ def practice(request: HttpRequest, game: str) -> HttpResponse:
         messages.error(request, err.message)
         return redirect("lobby:index")
     return redirect(table)
+
+
+@require_POST
+def solo(request: HttpRequest, game: str) -> HttpResponse:
+    """One click: a friendly table of one seat for the game's solo variant, ready to start."""
+    if get_game(game) is None:
+        raise Http404("There is no such game.")
+    player = player_from_request(request)
+    if player is None:
+        messages.info(request, "Log in, or choose a guest name, to play.")
+        return redirect(f"{reverse('guest')}?next={reverse('lobby:index')}")
+    try:
+        table = services.solo_create(player=player, game=game, ip=_client_ip(request))
+    except services.TableError as err:
+        messages.error(request, err.message)
+        return redirect("lobby:index")
+    return redirect(table)

@@ -30,7 +30,7 @@ def test_generic_code_names_no_game(path):
 
 
 def test_every_game_is_registered_for_the_lobby_and_the_host():
-    assert set(GAMES) == {"tetriwar", "viertris", "thirdoption", "blockkiller"}
+    assert set(GAMES) == {"tetriwar", "viertris", "thirdoption", "blockkiller", "tetrix"}
     for spec in GAMES.values():
         assert spec.options_form.defaults()  # a practice or default table can be made
         spec.options_form.validate(spec.options_form.defaults())

@@ -302,7 +302,7 @@ async def test_a_third_option_reaches_its_player_alone(host, opponent, third, ou
 
 def test_the_site_offers_third_option_with_its_options_and_rules(client, host):
     home = client.get("/").content.decode()
-    assert "Playable today: TetriWar, Viertris, Third Option and Block-Killer." in home
+    assert "Playable today: TetriWar, Viertris, Third Option, Block-Killer and Te-Trix." in home
     rules = client.get(reverse("games:how_to_play", args=["thirdoption"]))
     assert rules.status_code == 200 and "9 × 9 grid" in rules.content.decode()
     client.force_login(host)
