@@ -29,6 +29,9 @@ class FinishedGame:
     players: dict[int, dict[str, int]]
     log: Rows | list
     end: float
+    # The replay's record: the engine's own clock at the start and at the end, exactly
+    # (``end`` above is seconds since the start, rounded, for people).
+    clock: tuple[float, float] = (0.0, 0.0)
 
 
 class LiveGame(Protocol):
@@ -176,6 +179,7 @@ class LiveGameBase:
             players={seat: self.player_stats(seat) for seat in self.seats},
             log=Rows(game.log, self.start),
             end=round(game.now - self.start, 4),
+            clock=(self.start, game.now),
         )
 
     # --- what one seat alone may see ----------------------------------------------------

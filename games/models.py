@@ -65,11 +65,14 @@ class Participation(models.Model):
 
 
 class GameLog(models.Model):
-    """Every intent of a game as (seconds since start, seat, intent): the game replays from it."""
+    """Every intent of a game: ``entries`` as (seconds since start, seat, intent) to read,
+    and ``data``, the same log packed with the engine's exact times and its clock at the
+    start and the end (``games.core.log.InputLog.pack``), from which the game replays."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="log")
     entries = models.JSONField(default=list)
     summary = models.JSONField(default=dict, blank=True)
+    data = models.BinaryField(default=b"", blank=True)
 
     def __str__(self) -> str:
         return f"Log of {self.game}"

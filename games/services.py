@@ -23,6 +23,7 @@ from accounts.models import ChipTransaction, User
 from accounts.services import ChipsError, chips_change
 from games import messages
 from games.core.errors import Refusal
+from games.core.log import InputLog, Rows
 from games.core.outcome import Outcome, Termination
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
 from games.live import FinishedGame, live_game_class
@@ -109,6 +110,12 @@ def game_setup(*, game_id: int) -> dict[str, Any] | None:
     game = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).first()
     if game is None:
         return None
+    return setup_of(game)
+
+
+def setup_of(game: Game) -> dict[str, Any]:
+    """A game's setup, as its live adapter takes it (games/live.py): to run it, or to
+    rebuild it from its log (games/replays.py)."""
     return {
         "game_id": game.pk,
         "table_id": game.table_id,
@@ -170,6 +177,14 @@ def _settle(game: Game, parts: list[Participation], outcome: Outcome) -> None:
 
 
 @transaction.atomic
+def packed_log(finished: FinishedGame) -> bytes:
+    """The log a replay reads: exact times, the engine's clock at the start and the end."""
+    log = finished.log.log if isinstance(finished.log, Rows) else finished.log
+    if not isinstance(log, InputLog):
+        log = InputLog(log)
+    return log.pack(*finished.clock)
+
+
 def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
     """Record a game's end: its outcome, points, chips and the log, in one transaction.
     Returns the game, or None if it had already ended (nothing changes then)."""
@@ -201,7 +216,7 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
         parts, ["score", "lines", "eliminations", "place", "forfeited", "points", "chips_delta"]
     )
     GameLog.objects.filter(game=game).update(
-        entries=list(finished.log), summary={**outcome.to_dict(), "end": finished.end}
+        entries=list(finished.log), summary={**outcome.to_dict(), "end": finished.end}, data=packed_log(finished)
     )
     game.status = Game.Status.FINISHED
     game.termination = outcome.termination.value

@@ -12,6 +12,9 @@ It reads like a list of tuples: ``len``, iteration, indexing and slicing give
 
 from __future__ import annotations
 
+import json
+import struct
+import zlib
 from array import array
 from collections.abc import Iterator, Sequence
 from typing import overload
@@ -73,6 +76,62 @@ class InputLog(Sequence[Entry]):
 
     def __repr__(self) -> str:
         return f"InputLog({list(self)!r})"
+
+    # --- the record: exact and compact -----------------------------------------------------
+    def pack(self, start: float, end: float) -> bytes:
+        """The log as a finished game's record keeps it, with the game's start and end:
+        every time the exact double the engine saw (a replay must see the very same
+        floats), compressed. ``InputLog.unpack`` reads it back."""
+        texts = json.dumps(self._texts, separators=(",", ":")).encode()
+        body = b"".join([
+            struct.pack("<ddII", start, end, len(self), len(texts)),
+            texts,
+            self._times.tobytes() if _LITTLE else _swapped(self._times),
+            bytes(self._seats),
+            self._codes.tobytes() if _LITTLE else _swapped(self._codes),
+        ])
+        return PACK_MAGIC + zlib.compress(body, 9)
+
+    @classmethod
+    def unpack(cls, data: bytes) -> tuple[InputLog, float, float]:
+        """``(log, start, end)`` from ``pack``; ValueError if it is not one."""
+        if not data.startswith(PACK_MAGIC):
+            raise ValueError("not a packed input log")
+        try:
+            body = zlib.decompress(data[len(PACK_MAGIC):])
+            start, end, n, text_bytes = struct.unpack_from("<ddII", body)
+            at = struct.calcsize("<ddII")
+            texts = json.loads(body[at:at + text_bytes])
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                raise ValueError("its intents are not texts")
+            at += text_bytes
+            log = cls()
+            log._times.frombytes(body[at:at + 8 * n])
+            at += 8 * n
+            log._seats.extend(body[at:at + n])
+            at += n
+            log._codes.frombytes(body[at:at + 2 * n])
+            at += 2 * n
+        except (zlib.error, struct.error, ValueError) as err:
+            raise ValueError(f"a damaged input log: {err}") from None
+        if not _LITTLE:
+            log._times.byteswap()
+            log._codes.byteswap()
+        if at != len(body) or len(log._codes) != n or len(log._seats) != n or any(c >= len(texts) for c in log._codes):
+            raise ValueError("a damaged input log")
+        log._texts = texts
+        log._code_of = {text: i for i, text in enumerate(log._texts)}
+        return log, start, end
+
+
+PACK_MAGIC = b"TWL1"
+_LITTLE = array("H", [1]).tobytes() == b"\x01\x00"
+
+
+def _swapped(values: array) -> bytes:
+    copy = array(values.typecode, values)
+    copy.byteswap()
+    return copy.tobytes()
 
 
 class Rows:

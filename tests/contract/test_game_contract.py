@@ -48,10 +48,14 @@ def setup_for(spec, seed: int, seats: int, bot: str | None = None) -> dict:
     }
 
 
-def bots_game(spec, seed: int, seats: int = 2) -> LiveGameBase:
+def bots_game(spec, seed: int, seats: int = 2, setup: dict | None = None) -> LiveGameBase:
     """A game played to its end by the game's weakest bot in every seat, on a clock
-    that jumps from one thing to do to the next."""
-    live = spec.live(setup_for(spec, seed, seats, bot=spec.bot_levels[0]))
+    that jumps from one thing to do to the next (``setup``: a stored game's, its seats
+    all played by bots)."""
+    if setup is None:
+        setup = setup_for(spec, seed, seats)
+    setup = {**setup, "players": [{**p, "bot": spec.bot_levels[0]} for p in setup["players"]]}
+    live = spec.live(setup)
     now = 0.0
     live.begin(now)
     due = {seat: now for seat in live.bot_seats}
