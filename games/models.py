@@ -27,6 +27,19 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Replays (games/replays.py): public like the game was, unless an admin hides one;
+    # and checked (games/verify.py): does the game rebuilt from its log end as recorded?
+    replay_hidden = models.BooleanField(default=False, help_text="Hide this game's replay from everyone but admins.")
+
+    class ReplayCheck(models.TextChoices):
+        UNCHECKED = "", "not checked"
+        OK = "ok", "replays as recorded"
+        MISMATCH = "mismatch", "MISMATCH"
+        NO_RECORD = "no_record", "no log to replay"
+
+    replay_check = models.CharField(max_length=9, choices=ReplayCheck.choices, blank=True, default="")
+    replay_problem = models.TextField(blank=True, help_text="What the last check found different.")
+    replay_checked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
