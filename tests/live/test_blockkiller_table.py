@@ -274,6 +274,24 @@ async def test_a_player_who_does_not_come_back_within_30_seconds_forfeits(
     assert 'data-state="left"' in await receive_until(spectator, 'id="bk-status-3"')
 
 
+async def test_a_player_back_within_30_seconds_plays_on_with_their_hand(host, opponent, third, outsider, fake_clock):
+    table = await database_sync_to_async(blockkiller_table)(host, opponent, third)
+    p1, p2, p3, spectator = await started(table, (host, opponent, third, outsider), fake_clock)
+    await p1.disconnect()
+    await asyncio.sleep(0.1)
+    fake_clock.t += 20
+    await tick(table.pk)
+    back = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
+    await back.send_json_to({"intent": "resync"})
+    hand = [m for m in await received(back) if 'id="bk-hand"' in m]
+    assert hand and 'data-card="72"' in hand[-1]  # the same hand, to them alone
+    fake_clock.t += 15  # 35 s after leaving, but back after 20
+    await tick(table.pk)
+    assert not any('data-state="left"' in m for m in await received(spectator))
+    seq = await play(back, ATTACK[:1])
+    assert 'data-phase="attack"' in await receive_until(spectator, rf"a1:{seq - 1}\b")
+
+
 async def test_practice_against_block_killer_bots(host, fake_clock):
     table = await database_sync_to_async(services.practice_create)(player=ref(host), game="blockkiller")
     me = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
