@@ -1,6 +1,7 @@
 # The two commands of the README: `make run` and `make test`. Both install
-# everything they need on a fresh Debian machine (Python venv, packages, and for
-# the tests Debian's Chromium), so nothing installed by hand is assumed.
+# everything they need on a fresh Debian machine (Python venv, packages, GNU gettext
+# for the translations, and for the tests Debian's Chromium), so nothing installed by
+# hand is assumed.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test install install-dev chromium lint
+.PHONY: run test install install-dev chromium gettext messages lint
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,12 +33,23 @@ chromium:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+gettext:
+	@if ! command -v msgfmt >/dev/null; then \
+		echo "Installing Debian's gettext for the translations…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq gettext >/dev/null; \
+	fi
+
+# The catalogues (locale/*/LC_MESSAGES/django.po) are compiled here, never committed
+# as .mo files (.gitignore).
+messages: install gettext
+	DEBUG=true $(BIN)/python manage.py compilemessages --ignore=$(VENV) >/dev/null
+
 # DEBUG defaults to off (config/settings.py); the development server asks for it.
-run: install
+run: install messages
 	DEBUG=true $(BIN)/python manage.py migrate --noinput
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install-dev chromium
+test: install-dev chromium messages
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -7,6 +7,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import services
 from accounts.models import ChipTransaction, ModerationAction, User
@@ -14,12 +16,16 @@ from config.admin_mixins import ReadOnlyMixin
 
 
 class AdjustChipsForm(forms.Form):
-    delta = forms.IntegerField(help_text="Positive to give chips, negative to take them.")
-    reason = forms.CharField(max_length=200, help_text="Seen by admins only; the player sees an admin adjustment and its amount.")
+    delta = forms.IntegerField(label=_("Delta"), help_text=_("Positive to give chips, negative to take them."))
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=200,
+        help_text=_("Seen by admins only; the player sees an admin adjustment and its amount."),
+    )
 
     def clean_delta(self) -> int:
         if self.cleaned_data["delta"] == 0:
-            raise forms.ValidationError("An adjustment must not be zero.")
+            raise forms.ValidationError(gettext("An adjustment must not be zero."))
         return self.cleaned_data["delta"]
 
 
@@ -33,20 +39,25 @@ class PlayerAdmin(UserAdmin):
     readonly_fields = ("chips", "banned_at", "ban_reason", "last_refill")
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("TetriWar", {"fields": ("chips", "last_refill", "banned_at", "ban_reason", "key_bindings")}),
+        ("TetriWar", {"fields": ("chips", "last_refill", "banned_at", "ban_reason", "key_bindings", "language")}),
     )
     actions = ["unban_users"]
     change_form_template = "admin/accounts/user/change_form.html"
 
-    @admin.display(boolean=True, description="Banned")
+    @admin.display(boolean=True, description=_("Banned"))
     def is_banned_display(self, obj: User) -> bool:
         return obj.is_banned
 
-    @admin.action(description="Unban the selected players")
+    @admin.action(description=_("Unban the selected players"))
     def unban_users(self, request: HttpRequest, queryset):
         for user in queryset:
             services.user_unban(user=user, by=request.user)
-        self.message_user(request, f"Unbanned {queryset.count()} player(s).", messages.SUCCESS)
+        count = queryset.count()
+        self.message_user(
+            request,
+            ngettext("Unbanned %(count)d player.", "Unbanned %(count)d players.", count) % {"count": count},
+            messages.SUCCESS,
+        )
 
     def get_urls(self):
         return [
@@ -71,13 +82,17 @@ class PlayerAdmin(UserAdmin):
             except services.ChipsError as err:
                 form.add_error("delta", str(err))
             else:
-                self.message_user(request, f"{user.username} now holds {user.chips} chips.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    gettext("%(name)s now holds %(chips)s chips.") % {"name": user.username, "chips": user.chips},
+                    messages.SUCCESS,
+                )
                 return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
         return render(
             request,
             "admin/accounts/user/adjust_chips.html",
             {**self.admin_site.each_context(request), "form": form, "target": user,
-             "opts": self.model._meta, "title": f"Adjust chips of {user.username}"},
+             "opts": self.model._meta, "title": gettext("Adjust chips of %(name)s") % {"name": user.username}},
         )
 
 

@@ -2,29 +2,31 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import names
 from accounts.identity import GUEST_NAME_RE
 from accounts.models import DEFAULT_KEY_BINDINGS, KEY_ACTION_LABELS, User
 from accounts.selectors import lookalike_exists
 
-LOOKALIKE_MESSAGE = "That name looks too much like a player's name; pick another."
+LOOKALIKE_MESSAGE = _("That name looks too much like a player's name; pick another.")
 
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` may not be taken by a new player or a guest, or None. Names that
     only look like another (accounts/names.py) would let one player pass for another."""
     if names.is_reserved(name):
-        return "That name is kept for the site's staff; pick another."
+        return gettext("That name is kept for the site's staff; pick another.")
     if lookalike_exists(name):
         return LOOKALIKE_MESSAGE
     if names.is_deceptive_mix(name):
-        return "That name mixes alphabets whose letters look alike; write it in one alphabet."
+        return gettext("That name mixes alphabets whose letters look alike; write it in one alphabet.")
     return None
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(required=True, help_text="For password resets only.")
+    email = forms.EmailField(required=True, help_text=_("For password resets only."))
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -41,7 +43,7 @@ class SignupForm(UserCreationForm):
 class LoginForm(AuthenticationForm):
     error_messages = {
         **AuthenticationForm.error_messages,
-        "inactive": "This account is banned.",
+        "inactive": _("This account is banned."),
     }
 
     def confirm_login_allowed(self, user: User) -> None:
@@ -69,17 +71,17 @@ class LoginForm(AuthenticationForm):
 
 class GuestForm(forms.Form):
     name = forms.CharField(
-        label="Guest name",
+        label=_("Guest name"),
         max_length=20,
-        help_text="3–20 letters, digits, - or _. Guests play at friendly tables.",
+        help_text=_("3–20 letters, digits, - or _. Guests play at friendly tables."),
     )
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not GUEST_NAME_RE.match(name):
-            raise forms.ValidationError("Use 3–20 letters, digits, - or _.")
+            raise forms.ValidationError(gettext("Use 3–20 letters, digits, - or _."))
         if User.objects.filter(username__iexact=name).exists():
-            raise forms.ValidationError("That name belongs to a registered player; pick another.")
+            raise forms.ValidationError(gettext("That name belongs to a registered player; pick another."))
         problem = name_problem(name)
         if problem:
             raise forms.ValidationError(problem)
@@ -112,14 +114,14 @@ class KeyBindingsForm(forms.Form):
             if key is None:
                 continue
             if not (len(key) == 1 and key.isprintable()) and key not in _ALLOWED_SPECIAL_KEYS:
-                self.add_error(action, f"“{key}” is not a key we can bind.")
+                self.add_error(action, gettext("“%(key)s” is not a key we can bind.") % {"key": key})
                 continue
             if key == " " and action != "hard_drop":
                 # Space is the hard drop's fixed alias (RULES.md §1): it cannot mean two things.
-                self.add_error(action, "Space always hard-drops, so it cannot do anything else.")
+                self.add_error(action, gettext("Space always hard-drops, so it cannot do anything else."))
                 continue
             normal = key.lower() if len(key) == 1 else key
             if normal in seen:
-                self.add_error(action, f"Already used for “{KEY_ACTION_LABELS[seen[normal]]}”.")
+                self.add_error(action, gettext("Already used for “%(action)s”.") % {"action": KEY_ACTION_LABELS[seen[normal]]})
             seen[normal] = action
         return data

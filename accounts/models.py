@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from accounts.caching import user_changed
 from accounts.names import username_skeleton
@@ -22,17 +23,17 @@ DEFAULT_KEY_BINDINGS: dict[str, str] = {
     "bomb_3": "3",
     "bomb_4": "4",
 }
-KEY_ACTION_LABELS: dict[str, str] = {
-    "left": "Move left",
-    "right": "Move right",
-    "rotate": "Rotate clockwise",
-    "soft_drop": "Soft drop",
-    "hard_drop": "Hard drop (Space always works too)",
-    "bomb": "Drop a bomb (automatic target)",
-    "bomb_1": "Bomb on player 1 (yourself)",
-    "bomb_2": "Bomb on player 2",
-    "bomb_3": "Bomb on player 3",
-    "bomb_4": "Bomb on player 4",
+KEY_ACTION_LABELS: dict[str, str] = {  # lazy: translated where shown
+    "left": _("Move left"),
+    "right": _("Move right"),
+    "rotate": _("Rotate clockwise"),
+    "soft_drop": _("Soft drop"),
+    "hard_drop": _("Hard drop (Space always works too)"),
+    "bomb": _("Drop a bomb (automatic target)"),
+    "bomb_1": _("Bomb on player 1 (yourself)"),
+    "bomb_2": _("Bomb on player 2"),
+    "bomb_3": _("Bomb on player 3"),
+    "bomb_4": _("Bomb on player 4"),
 }
 
 
@@ -62,6 +63,9 @@ class User(AbstractUser):
     # the game's defaults where empty.
     handling = models.JSONField(default=dict, blank=True)
     last_refill = models.DateField(null=True, blank=True)
+    # The language chosen in the header's menu (a code of settings.LANGUAGES); blank:
+    # the browser's (accounts/middleware.py).
+    language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES, default="")
     banned_at = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=200, blank=True)
     # What the name looks like (accounts/names.py): a new name whose skeleton an
@@ -95,12 +99,12 @@ class ChipTransaction(models.Model):
     """One row per change of a player's chips: the ledger."""
 
     class Reason(models.TextChoices):
-        SIGNUP = "signup", "Welcome chips"
-        REFILL = "refill", "Daily refill"
-        STAKE = "stake", "Stake"
-        POT = "pot", "Pot won"
-        REFUND = "refund", "Stake returned"
-        ADMIN = "admin", "Admin adjustment"
+        SIGNUP = "signup", _("Welcome chips")
+        REFILL = "refill", _("Daily refill")
+        STAKE = "stake", _("Stake")
+        POT = "pot", _("Pot won")
+        REFUND = "refund", _("Stake returned")
+        ADMIN = "admin", _("Admin adjustment")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chip_transactions"
@@ -115,7 +119,7 @@ class ChipTransaction(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="The admin who made an adjustment.",
+        help_text=_("The admin who made an adjustment."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -135,10 +139,10 @@ class ModerationAction(models.Model):
     """What an admin did, to whom, and why: every moderation leaves one."""
 
     class Action(models.TextChoices):
-        BAN = "ban", "Ban"
-        UNBAN = "unban", "Unban"
-        CLOSE_TABLE = "close_table", "Close table"
-        ADJUST_CHIPS = "adjust_chips", "Adjust chips"
+        BAN = "ban", _("Ban")
+        UNBAN = "unban", _("Unban")
+        CLOSE_TABLE = "close_table", _("Close table")
+        ADJUST_CHIPS = "adjust_chips", _("Adjust chips")
 
     admin = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="moderation_done"

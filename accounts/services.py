@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import ChipTransaction, ModerationAction, TokenBucket, User
 
@@ -42,7 +43,10 @@ def chips_change(
     locked = User.objects.select_for_update().only("id", "chips").get(pk=user.pk)
     balance = locked.chips + delta
     if balance < 0:
-        raise ChipsError(f"{user.username} holds {locked.chips} chips; cannot take {-delta}.")
+        raise ChipsError(
+            gettext("%(name)s holds %(chips)s chips; cannot take %(delta)s.")
+            % {"name": user.username, "chips": locked.chips, "delta": -delta}
+        )
     User.objects.filter(pk=user.pk).update(chips=F("chips") + delta)
     user.chips = balance
     return ChipTransaction.objects.create(
@@ -90,7 +94,7 @@ def user_signup(*, username: str, email: str, password: str, address: str | None
         per=dt.timedelta(hours=1),
     ):
         raise SignupLimitError(
-            "Too many accounts were made from your network in the last hour. Please try again later."
+            gettext("Too many accounts were made from your network in the last hour. Please try again later.")
         )
     user = User.objects.create_user(username=username, email=email, password=password)
     chips_change(user=user, delta=settings.SITE_RULES["SIGNUP_CHIPS"], reason=Reason.SIGNUP)
@@ -116,13 +120,16 @@ def chips_refill(*, user: User, chips_in_pots: int, today: dt.date | None = None
     below = settings.SITE_RULES["REFILL_BELOW"]
     if not refill_available(locked, today, chips_in_pots=chips_in_pots):
         if locked.last_refill == today:
-            raise ChipsError("You have already claimed today's refill.")
+            raise ChipsError(gettext("You have already claimed today's refill."))
         if chips_in_pots:
             raise ChipsError(
-                f"Refills are for accounts below {below} chips; you hold {locked.chips}, "
-                f"and {chips_in_pots} more are in the pots of games you are playing."
+                gettext(
+                    "Refills are for accounts below %(below)s chips; you hold %(chips)s, "
+                    "and %(in_pots)s more are in the pots of games you are playing."
+                )
+                % {"below": below, "chips": locked.chips, "in_pots": chips_in_pots}
             )
-        raise ChipsError(f"Refills are for accounts below {below} chips.")
+        raise ChipsError(gettext("Refills are for accounts below %(below)s chips.") % {"below": below})
     User.objects.filter(pk=user.pk).update(last_refill=today)
     user.last_refill = today
     return chips_change(user=user, delta=below - locked.chips - chips_in_pots, reason=Reason.REFILL)
@@ -132,7 +139,7 @@ def chips_refill(*, user: User, chips_in_pots: int, today: dt.date | None = None
 def chips_adjust(*, user: User, delta: int, note: str, by: User) -> ChipTransaction:
     """An admin's adjustment: always with a reason, always naming the admin."""
     if not note.strip():
-        raise ChipsError("An adjustment needs a reason.")
+        raise ChipsError(gettext("An adjustment needs a reason."))
     row = chips_change(user=user, delta=delta, reason=Reason.ADMIN, note=note.strip(), by=by)
     ModerationAction.objects.create(
         admin=by, action=ModerationAction.Action.ADJUST_CHIPS, user=user, reason=f"{delta:+d}: {note.strip()}"[:200]
@@ -165,3 +172,9 @@ def key_bindings_set(*, user: User, bindings: dict[str, str], handling: dict[str
         user.handling = handling
         fields.append("handling")
     user.save(update_fields=fields)
+
+
+def user_language_set(*, user: User, language: str) -> None:
+    """The language the player chose in the header's menu ("" : the browser's)."""
+    user.language = language
+    user.save(update_fields=["language"])

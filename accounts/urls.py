@@ -11,6 +11,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("guest/", views.guest, name="guest"),
+    path("language/", views.language, name="language"),
     path("profile/", views.profile, name="profile"),
     path("profile/keys/", views.key_bindings, name="key_bindings"),
     path("profile/refill/", views.refill, name="refill"),

@@ -4,9 +4,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors, services
@@ -28,6 +29,34 @@ def _safe_next(request: HttpRequest, default: str) -> str:
     return default
 
 
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """The header's language menu. As Django's ``set_language``: the choice goes in the
+    language cookie (a guest's memory of it), and the player is sent back to a page of
+    this site; a signed-in account also keeps it, for every device it signs in on."""
+    code = request.POST.get("language", "")
+    if code not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest("Unknown language.", content_type="text/plain")
+    referer = request.META.get("HTTP_REFERER", "")
+    fallback = referer if url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ) else "home"
+    response = redirect(_safe_next(request, fallback))
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    if request.user.is_authenticated:
+        services.user_language_set(user=request.user, language=code)
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -46,7 +75,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(err))
             return render(request, "registration/signup.html", {"form": form}, status=429)
         login(request, user, backend=settings.SESSION_AUTH_BACKEND)
-        messages.success(request, f"Welcome, {user.username}! You start with {user.chips} chips.")
+        messages.success(
+            request,
+            gettext("Welcome, %(name)s! You start with %(chips)s chips.") % {"name": user.username, "chips": user.chips},
+        )
         return redirect(_safe_next(request, "lobby:index"))
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -58,7 +90,9 @@ def guest(request: HttpRequest) -> HttpResponse:
     form = GuestForm(request.POST or None, initial={"name": request.session.get("guest_name", "")})
     if request.method == "POST" and form.is_valid():
         guest_start(request.session, form.cleaned_data["name"])
-        messages.success(request, f"You are playing as {form.cleaned_data['name']} (guest).")
+        messages.success(
+            request, gettext("You are playing as %(name)s (guest).") % {"name": form.cleaned_data["name"]}
+        )
         return redirect(_safe_next(request, "lobby:index"))
     return render(
         request,
@@ -97,7 +131,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         # A banned (or unknown) player has no public page: the site's own 404, also
         # with DEBUG on, where raising Http404 would show Django's technical page
         # (a link to a banned player's profile is a page people reach, not a bug).
-        return render(request, "404.html", {"exception": "There is no such player."}, status=404)
+        return render(request, "404.html", {"exception": gettext("There is no such player.")}, status=404)
     if request.user == user:
         return redirect("profile")
     return render(request, "accounts/profile.html", {**_profile_context(user), "own": False})
@@ -111,13 +145,13 @@ def key_bindings(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if "reset" in request.POST:
             services.key_bindings_set(user=request.user, bindings={}, handling={})
-            messages.success(request, "Keys and auto-repeat reset to the defaults.")
+            messages.success(request, gettext("Keys and auto-repeat reset to the defaults."))
             return redirect("profile")
         if form.is_valid() and handling.is_valid():
             services.key_bindings_set(
                 user=request.user, bindings=form.cleaned_data, handling=handling.cleaned_data
             )
-            messages.success(request, "Your keys are saved.")
+            messages.success(request, gettext("Your keys are saved."))
             return redirect("profile")
     errors = form.errors or handling.errors
     context = {"keys_form": form, "handling_form": handling}
@@ -132,5 +166,5 @@ def refill(request: HttpRequest) -> HttpResponse:
     except services.ChipsError as err:
         messages.error(request, str(err))
     else:
-        messages.success(request, f"Refilled: +{row.delta} chips.")
+        messages.success(request, gettext("Refilled: +%(chips)s chips.") % {"chips": row.delta})
     return redirect("profile")

@@ -71,9 +71,14 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.csp.SiteCSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the cookie set by the header's menu, else the browser's
+    # Accept-Language; the same URLs in every language (no prefix).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in account's saved language wins: it follows the player across devices.
+    "accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -174,9 +179,18 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby:index"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en-us"
+# The site in four languages (README, "Languages"). Names in their own language:
+# the menu is read by people who may not read the current one.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("es", "Español"),
+    ("zh-hans", "简体中文"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
-USE_I18N = False  # the site is not translated: saves a language lookup on every URL and number
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -8,6 +8,8 @@ import json
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from config.admin_mixins import ReadOnlyMixin
 from games.models import Game, Participation
@@ -38,7 +40,9 @@ def _entry_line(entry) -> str:
     if isinstance(entry, list | tuple) and len(entry) == 3:
         seconds, seat, intent = entry
         try:
-            return f"{float(seconds):9.3f} s  seat {seat}  {intent}"
+            return gettext("%(seconds)9.3f s  seat %(seat)s  %(intent)s") % {
+                "seconds": float(seconds), "seat": seat, "intent": intent,
+            }
         except (TypeError, ValueError):
             pass
     return json.dumps(entry)
@@ -54,10 +58,10 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("table", "kind", "status", "options", "seed", "stake", "pot")}),
         (
-            "Result",
+            _("Result"),
             {"fields": ("scored", "unscored_reason", "abort_reason", "created_at", "started_at", "ended_at")},
         ),
-        ("Input log", {"fields": ("log_summary", "log_entries")}),
+        (_("Input log"), {"fields": ("log_summary", "log_entries")}),
     )
     readonly_fields = (
         "table",
@@ -81,21 +85,22 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).select_related("log")
 
-    @admin.display(description="Summary")
+    @admin.display(description=_("Summary"))
     def log_summary(self, obj: Game) -> str:
         log = getattr(obj, "log", None)
         if log is None or not log.summary:
             return "–"
         return format_html('<pre class="game-log-summary">{}</pre>', json.dumps(log.summary, indent=2))
 
-    @admin.display(description="Entries")
+    @admin.display(description=_("Entries"))
     def log_entries(self, obj: Game) -> str:
         log = getattr(obj, "log", None)
         if log is None or not log.entries:
-            return "No input recorded."
+            return gettext("No input recorded.")
         text = "\n".join(_entry_line(entry) for entry in log.entries)
-        return format_html(
-            '<p>{} entries: seconds since the start, seat, intent.</p><pre class="game-log">{}</pre>',
+        summary = ngettext(
+            "%(count)s entry: seconds since the start, seat, intent.",
+            "%(count)s entries: seconds since the start, seat, intent.",
             len(log.entries),
-            text,
-        )
+        ) % {"count": len(log.entries)}
+        return format_html('<p>{}</p><pre class="game-log">{}</pre>', summary, text)

@@ -5,6 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+
+
+def _filled(text: str, values: dict[str, Any]) -> str:
+    return gettext(text) % values
+
+
+_filled_lazy = lazy(_filled, str)
+
+
+def words(text: str, **values: Any) -> str:
+    """``text`` (English, marked with ``gettext_noop``) with ``values`` put in its
+    ``%(name)s`` placeholders, in the language active when it is shown: a form's
+    labels and help are built once, at import, and shown in every language."""
+    return _filled_lazy(text, values)
 
 
 class GameOptionsForm(forms.Form):

@@ -37,6 +37,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
 from games import messages, services
@@ -210,7 +211,7 @@ class LiveTable:
             conn.sockets.add(message.reply)  # a socket that plays the seat: its private fragments go there
         try:
             if not self.started:
-                raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
+                raise IllegalIntent("NOT_STARTED", gettext_noop("The game has not started yet."))
             events.extend(self.live.apply(message.seat, message.intent, now))
         except IllegalIntent as err:
             if message.reply:
@@ -245,7 +246,7 @@ class LiveTable:
             events.extend(self.live.forfeit(message.seat, now))
 
     async def on_abort(self, message: messages.Abort, now: float, events: list, acks: list) -> None:
-        await self.abort(message.reason or "The game was aborted.")
+        await self.abort(message.reason or gettext_noop("The game was aborted."))
 
     async def on_tick(self, message: messages.Tick, now: float, events: list, acks: list) -> None:
         pass  # it only wakes the actor: the clocks run in step() whatever came
@@ -348,7 +349,7 @@ class GameHost:
             log.exception(
                 "game failed to start table=%s game=%s kind=%s", setup["table_id"], game_id, setup["kind"]
             )
-            reason = "The game could not start; stakes were returned."
+            reason = gettext_noop("The game could not start; stakes were returned.")
             await database_sync_to_async(services.game_abort)(game_id=game_id, reason=reason)
             await self.hub.publish(setup["table_id"], error_fragment(reason, "NOT_STARTED"))
             return
@@ -432,8 +433,8 @@ async def _listen(layer, host: GameHost, channel: str, listening: asyncio.Event)
             log.exception("game host: a message failed: %r", message.get("type"))
 
 
-RESTART_REASON = "The game server restarted; the game was aborted and stakes returned."
-LOST_REASON = "The game server stopped; the game was aborted and stakes returned."
+RESTART_REASON = gettext_noop("The game server restarted; the game was aborted and stakes returned.")
+LOST_REASON = gettext_noop("The game server stopped; the game was aborted and stakes returned.")
 
 
 async def _watchdog() -> None:

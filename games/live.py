@@ -12,12 +12,14 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from django.template.loader import get_template, render_to_string
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games.core.log import Rows
 from games.core.outcome import Outcome
 from games.core.protocol import IllegalIntent
 from games.registry import GAMES
 from games.wire import Frame
+from games.words import termination
 
 
 @dataclass(frozen=True)
@@ -92,8 +94,9 @@ class LiveGameBase:
     TEMPLATE: str
     FRAMES: tuple[type[Frame], ...] = ()  # the game's intents as typed frames (games/wire.py)
     # The results panel's columns of the game's own numbers: (heading, Standing field).
-    RESULT_COLUMNS: tuple[tuple[str, str], ...] = (("Score", "score"),)
-    POINTS_HEADING = "Points"  # the leaderboard points column, at competitive tables
+    # Headings are marked with gettext_lazy: rendered in the language active then.
+    RESULT_COLUMNS: tuple[tuple[Any, str], ...] = ((gettext_lazy("Score"), "score"),)
+    POINTS_HEADING: Any = gettext_lazy("Points")  # the leaderboard points column, at competitive tables
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.setup = setup
@@ -117,7 +120,9 @@ class LiveGameBase:
 
     def name(self, seat: int) -> str:
         info = self.players[seat]
-        return info["name"] + (" (guest)" if info.get("is_guest") else "")
+        if info.get("is_guest"):
+            return gettext("%(name)s (guest)") % {"name": info["name"]}
+        return info["name"]
 
     # --- the engine -----------------------------------------------------------------
     @property
@@ -139,7 +144,7 @@ class LiveGameBase:
 
     def forfeit(self, seat: int, now: float) -> list[Any]:
         if self.game is None:
-            raise IllegalIntent("NOT_STARTED", "The game has not started yet.")
+            raise IllegalIntent("NOT_STARTED", gettext_noop("The game has not started yet."))
         return self.game.forfeit(seat, now)
 
     def disconnected(self, seat: int, now: float) -> list[Any]:
@@ -207,13 +212,15 @@ class LiveGameBase:
                 **asdict(standing),
                 "values": [getattr(standing, key) for _, key in self.RESULT_COLUMNS],
                 "names": " + ".join(
-                    self.name(seat) + (" (left)" if seat in standing.leavers else "") for seat in standing.seats
+                    gettext("%(name)s (left)") % {"name": self.name(seat)} if seat in standing.leavers
+                    else self.name(seat)
+                    for seat in standing.seats
                 ),
                 "points": sum(p.points for p in parts),
                 "chips": sum(p.chips_delta for p in parts),
             })
         context = {
-            "rows": rows, "game": game_row, "termination": outcome.termination.words, "oob": True,
+            "rows": rows, "game": game_row, "termination": termination(outcome.termination), "oob": True,
             "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
         }
         return render_to_string(self.TEMPLATE + "#results", context) + self._clock_over()

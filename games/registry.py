@@ -10,12 +10,14 @@ from functools import cached_property
 from importlib import import_module
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 
 @dataclass(frozen=True)
 class GameSpec:
     slug: str
     name: str
-    tagline: str
+    tagline: Any  # words for people (lazily translated)
     min_seats: int
     max_seats: int
     options_form_path: str  # "module:Class", a Django form of the game's options
@@ -46,7 +48,9 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             slug="tetriwar",
             name="TetriWar",
-            tagline="Real-time falling blocks for 1–4 players or 2 vs 2, with bombs.",
+            tagline=gettext_lazy(
+                "Real-time falling blocks for 1–4 players or 2 vs 2, with bombs."
+            ),
             min_seats=1,
             max_seats=4,
             options_form_path="games.tetriwar.forms:TetriWarOptionsForm",
@@ -59,7 +63,9 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             slug="viertris",
             name="Viertris",
-            tagline="Connect four meets Tetris: drop pieces, make runs of four, chain cascades.",
+            tagline=gettext_lazy(
+                "Connect four meets Tetris: drop pieces, make runs of four, chain cascades."
+            ),
             min_seats=2,
             max_seats=4,
             options_form_path="games.viertris.forms:ViertrisOptionsForm",
@@ -72,7 +78,9 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             slug="thirdoption",
             name="Third Option",
-            tagline="Tetris on paper for 1–12: fill your 9 × 9 grid from the cards everyone shares.",
+            tagline=gettext_lazy(
+                "Tetris on paper for 1–12: fill your 9 × 9 grid from the cards everyone shares."
+            ),
             min_seats=1,
             max_seats=12,
             options_form_path="games.thirdoption.forms:ThirdOptionOptionsForm",
@@ -85,8 +93,10 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             slug="blockkiller",
             name="Block-Killer",
-            tagline="A card battle for 3–6: build attacks from block cards on a 10-wide field, "
-            "defend, counter, and bury the others in garbage.",
+            tagline=gettext_lazy(
+                "A card battle for 3–6: build attacks from block cards on a 10-wide field, "
+                "defend, counter, and bury the others in garbage."
+            ),
             min_seats=3,
             max_seats=6,
             options_form_path="games.blockkiller.forms:BlockKillerOptionsForm",
@@ -99,8 +109,10 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             slug="tetrix",
             name="Te-Trix",
-            tagline="Dice and paper for 1–4, or solo: arrange four dice into a tetromino, and everyone "
-            "writes it on a 7 × 7 sheet to grow areas of circles, squares and crosses.",
+            tagline=gettext_lazy(
+                "Dice and paper for 1–4, or solo: arrange four dice into a tetromino, and everyone "
+                "writes it on a 7 × 7 sheet to grow areas of circles, squares and crosses."
+            ),
             min_seats=1,
             max_seats=4,
             options_form_path="games.tetrix.forms:TetrixOptionsForm",

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.models import Game, Participation
 from games.registry import GAMES
 
 # The leaderboard's periods, in tab order, with their labels.
-PERIODS: dict[str, str] = {"all": "All time", "month": "This month"}
+PERIODS: dict[str, Any] = {"all": gettext_lazy("All time"), "month": gettext_lazy("This month")}
 
 
 @dataclass(frozen=True)

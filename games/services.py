@@ -17,6 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts import services as account_services
 from accounts.models import ChipTransaction, User
@@ -34,7 +35,8 @@ from lobby import broadcast
 from lobby.models import Seat, Table
 
 Reason = ChipTransaction.Reason
-SAME_IP_REASON = "Two players share an IP address: this game is not scored and stakes were returned."
+# Reasons are stored in English, marked here, and translated where shown (games/results.html).
+SAME_IP_REASON = gettext_noop("Two players share an IP address: this game is not scored and stakes were returned.")
 
 
 class StakeError(Refusal):
@@ -137,7 +139,9 @@ def _reopen_table(table_id: int) -> None:
     """After a game the table waits for the next; bots are ready at once. A table
     where only bots were playing has nobody to play again: it closes."""
     if not Seat.objects.filter(table_id=table_id, bot_level="").exists():
-        Table.objects.filter(pk=table_id).update(status=Table.Status.CLOSED, closed_reason="The bots' game is over.")
+        Table.objects.filter(pk=table_id).update(
+            status=Table.Status.CLOSED, closed_reason=gettext_noop("The bots' game is over.")
+        )
     else:
         Table.objects.filter(pk=table_id, status=Table.Status.RUNNING).update(status=Table.Status.OPEN)
         Seat.objects.filter(table_id=table_id, bot_level="").update(ready=False)
@@ -203,7 +207,7 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
             # only the seats that left: a pair's partner who stayed is not penalised
             p.forfeited = seat in standing.leavers
     if not game.stake:
-        game.scored, game.unscored_reason = False, "A friendly game: no points or chips."
+        game.scored, game.unscored_reason = False, gettext_noop("A friendly game: no points or chips.")
         for p in parts:
             p.points = p.chips_delta = 0
     elif shared_ip([p.ip for p in parts]):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -31,7 +32,7 @@ def index(request: HttpRequest) -> HttpResponse:
 def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     spec = get_game(slug)
     if spec is None:
-        raise Http404("No such game.")
+        raise Http404(gettext("No such game."))
     return render(request, spec.how_to_template, {"game": spec})
 
 
@@ -52,7 +53,7 @@ def leaderboard_index(request: HttpRequest) -> HttpResponse:
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     spec = get_game(game)
     if spec is None:
-        raise Http404("No such game.")
+        raise Http404(gettext("No such game."))
     period = request.GET.get("period", "all")
     if period not in selectors.PERIODS:
         period = "all"

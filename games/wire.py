@@ -27,6 +27,7 @@ from django.utils.html import escape
 
 from config.metrics import FRAMES_REFUSED
 from games.core.errors import Refusal
+from games.refusals import refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +68,11 @@ def plain_frame(tag: str) -> type[Frame]:
 
 def error_fragment(message: str, code: str) -> str:
     """The one shape of every refusal sent to a socket: a code for programs, a
-    sentence for people, swapped into the page's message area."""
+    sentence for people, swapped into the page's message area. The sentence is the
+    refuser's English ``message``, in the active language (games/refusals.py)."""
     return (
         f'<div id="ws-error" class="message error" role="alert" data-code="{escape(code)}">'
-        f"{escape(message)}</div>"
+        f"{escape(refusal_text(message, code))}</div>"
     )
 
 

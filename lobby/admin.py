@@ -4,6 +4,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.shortcuts import render
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import PlayerAdmin
 from accounts.models import User
@@ -12,7 +14,7 @@ from lobby.models import Seat, Table
 
 
 class BanForm(forms.Form):
-    reason = forms.CharField(max_length=200)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
 @admin.register(User)
@@ -22,7 +24,7 @@ class ModeratedPlayerAdmin(PlayerAdmin):
 
     actions = ["ban_users", *PlayerAdmin.actions]
 
-    @admin.action(description="Ban the selected players")
+    @admin.action(description=_("Ban the selected players"))
     def ban_users(self, request: HttpRequest, queryset):
         if "apply" in request.POST:
             form = BanForm(request.POST)
@@ -31,7 +33,12 @@ class ModeratedPlayerAdmin(PlayerAdmin):
                 targets = list(queryset.exclude(pk=request.user.pk))
                 for user in targets:
                     services.player_ban(user=user, reason=form.cleaned_data["reason"], by=request.user)
-                self.message_user(request, f"Banned {len(targets)} player(s).", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    ngettext("Banned %(count)d player.", "Banned %(count)d players.", len(targets))
+                    % {"count": len(targets)},
+                    messages.SUCCESS,
+                )
                 return None
         else:
             form = BanForm()
@@ -39,7 +46,7 @@ class ModeratedPlayerAdmin(PlayerAdmin):
             request,
             "admin/accounts/user/ban.html",
             {**self.admin_site.each_context(request), "form": form, "users": queryset,
-             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME, "title": "Ban players"},
+             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME, "title": gettext("Ban players")},
         )
 
 
@@ -69,10 +76,13 @@ class TableAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Close the selected tables")
+    @admin.action(description=_("Close the selected tables"))
     def close_tables(self, request, queryset):
         for table in queryset:
             services.table_close(
                 table_id=table.pk, reason=f"Closed by the moderator {request.user.get_username()}.", by=request.user
             )
-        self.message_user(request, f"Closed {queryset.count()} table(s).", messages.SUCCESS)
+        count = queryset.count()
+        self.message_user(
+            request, ngettext("Closed %(count)d table.", "Closed %(count)d tables.", count) % {"count": count}, messages.SUCCESS
+        )

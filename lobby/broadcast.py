@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from accounts.identity import PlayerRef
 from accounts.models import User
@@ -94,7 +96,15 @@ def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | N
     return table.game, row.replace(f'id="table-{table_id}"', f'id="table-{table_id}" hx-swap-oob="true"', 1)
 
 
+# What goes out over the sockets is rendered in the site's language, never in that of
+# the person whose action it announces (whose request runs these on commit).
+# TODO(issue 24): one variant per language, each socket picking its own.
 def _send_table_changed(table_id: int, created: bool) -> None:
+    with translation.override(settings.LANGUAGE_CODE):
+        _send_table_changed_now(table_id, created)
+
+
+def _send_table_changed_now(table_id: int, created: bool) -> None:
     _lobby_changed(table_id)
     layer = get_channel_layer()
     send = async_to_sync(layer.group_send)
@@ -142,6 +152,11 @@ def table_changed_message(table_id: int) -> dict:
 
 
 def _send_watchers_changed(table_id: int) -> None:
+    with translation.override(settings.LANGUAGE_CODE):
+        _send_watchers_changed_now(table_id)
+
+
+def _send_watchers_changed_now(table_id: int) -> None:
 
     _lobby_changed(table_id)
     table = Table.objects.prefetch_related("seats", "watchers").filter(pk=table_id).first()

@@ -4,6 +4,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
+from django.utils.translation import gettext
 
 from games import messages, wire
 from games.host import start_hosting
@@ -55,7 +56,7 @@ class TableConsumer(SiteConsumer):
             server=presence.SERVER_ID,
         )
         if game is None:
-            await self.send_error("There is no such table, or it is closed.", "NO_SUCH_TABLE")
+            await self.send_error(gettext("There is no such table, or it is closed."), "NO_SUCH_TABLE")
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.watching = True
@@ -84,20 +85,20 @@ class TableConsumer(SiteConsumer):
                 kind(table_id=self.table_id, seat=self.seat, reply=self.channel_name, **fields)
             )
         except ChannelFull:
-            raise ClientError("BUSY", "The game server is overloaded; that key press was lost.") from None
+            raise ClientError("BUSY", gettext("The game server is overloaded; that key press was lost.")) from None
 
     async def handle_text(self, text: str) -> None:
         frame = wire.decode(text, self.frames)
         if frame.table is not None and frame.table != self.table_id:
-            raise ClientError("WRONG_TABLE", "That message names another table; this socket is for this one.")
+            raise ClientError("WRONG_TABLE", gettext("That message names another table; this socket is for this one."))
         if isinstance(frame, wire.Resync):
             if await self.spend(frame.cost):
                 await self.to_host(messages.Sync)
             return
         if self.seat is None:
-            raise ClientError("SPECTATOR", "Spectators watch; take a seat before the next game to play.")
+            raise ClientError("SPECTATOR", gettext("Spectators watch; take a seat before the next game to play."))
         if not self.running:
-            raise ClientError("NO_GAME", "No game is running at this table.")
+            raise ClientError("NO_GAME", gettext("No game is running at this table."))
         if isinstance(frame, wire.Forfeit):
             await self.to_host(messages.Forfeit)
             return
@@ -131,5 +132,5 @@ class NotFoundConsumer(SiteConsumer):
 
     async def on_connect(self) -> None:
         await self.accept()
-        await self.send_error("There is nothing at this address.", "NOT_FOUND")
+        await self.send_error(gettext("There is nothing at this address."), "NOT_FOUND")
         await self.close(code=CLOSE_NOT_FOUND)

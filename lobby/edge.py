@@ -45,6 +45,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from config.metrics import FRAMES_REFUSED, OPEN_WEBSOCKETS
 from config.network import address_key, gate, refuse_handshake, scope_client_address
@@ -266,7 +267,7 @@ class SocketBudget:
         self.closed = True
         edge.count("over_budget", "FLOOD")
         edge.cool_down(self.address)
-        message = "Too many messages: this connection is closed. Reload the page to carry on."
+        message = gettext("Too many messages: this connection is closed. Reload the page to carry on.")
         try:
             await self.send({"type": "websocket.send", "text": error_fragment(message, "FLOOD")})
             # and nothing more of it is read (config/transport.py): whatever it has
@@ -339,14 +340,14 @@ async def _pump(receive: Receive, inbox: Inbox, budget: SocketBudget) -> None:
         if not await budget.spend(1 + len(data) // COST_BYTES):
             continue
         if text is None:
-            await _reply_error(budget, "BAD_FRAME", 'Frames are JSON text, such as {"intent": "left", "seq": 1}.')
+            await _reply_error(budget, "BAD_FRAME", gettext('Frames are JSON text, such as {"intent": "left", "seq": 1}.'))
         elif len(text) > max_bytes:
-            await _reply_error(budget, "FRAME_TOO_LARGE", f"That message is longer than {max_bytes} characters.")
+            await _reply_error(budget, "FRAME_TOO_LARGE", gettext("That message is longer than %(max)s characters.") % {"max": max_bytes})
         elif not inbox.put(message):
             # The server is behind, not the client (every frame here was within its
             # budget): refuse this one, and say so, rather than punish the player.
             edge.refused["busy"] += 1
-            await _reply_error(budget, "BUSY", "The server is busy; that key press was not taken. Try again.")
+            await _reply_error(budget, "BUSY", gettext("The server is busy; that key press was not taken. Try again."))
 
 
 async def _reply_error(budget: SocketBudget, code: str, message: str) -> None:

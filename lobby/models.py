@@ -3,21 +3,22 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 class Table(models.Model):
     """A place with seats and options where games of one kind are played."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        RUNNING = "running", "Playing"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", _("Waiting for players")
+        RUNNING = "running", _("Playing")
+        CLOSED = "closed", _("Closed")
 
     game = models.CharField(max_length=32)  # a slug of games.registry
     name = models.CharField(max_length=60)
     options = models.JSONField(default=dict)
     seats_total = models.PositiveSmallIntegerField()
-    stake = models.PositiveIntegerField(default=0, help_text="Chips per seat; 0 is friendly.")
+    stake = models.PositiveIntegerField(default=0, help_text=_("Chips per seat; 0 is friendly."))
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     host_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -61,7 +62,7 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
     guest_token = models.CharField(max_length=32, blank=True)
-    bot_level = models.CharField(max_length=8, blank=True, help_text="Set for a computer player.")
+    bot_level = models.CharField(max_length=8, blank=True, help_text=_("Set for a computer player."))
     name = models.CharField(max_length=150)
     ready = models.BooleanField(default=False)
     ip = models.GenericIPAddressField(null=True, blank=True)

@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language, gettext
 
 from accounts.identity import PlayerRef
 from config.versioned import cached_per_version, current_version, new_version
@@ -52,7 +54,11 @@ def lobby_changed(table_id: int | None = None) -> None:
     versions is dropped at once rather than left to expire."""
     old = cache.get(LOBBY_VERSION_KEY)
     new_version(LOBBY_VERSION_KEY)
-    stale = [f"lobby-rows:{game}:{old}" for game in ("", *GAMES)] if old else []
+    stale = (
+        [f"lobby-rows:{game}:{code}:{old}" for game in ("", *GAMES) for code, _name in settings.LANGUAGES]
+        if old
+        else []
+    )
     if table_id is not None:
         old_table = cache.get(f"table-version:{table_id}")
         new_version(f"table-version:{table_id}")
@@ -66,7 +72,7 @@ def lobby_rows(game: str | None = None) -> list[str]:
     """The rows of the lobby (of one game, or all), rendered at most once per version."""
     return cached_per_version(
         LOBBY_VERSION_KEY,
-        f"lobby-rows:{game or ''}",
+        f"lobby-rows:{game or ''}:{get_language()}",  # rendered rows: one list per language
         lambda: [row_html(t) for t in lobby_tables(game)],
         LOBBY_ROWS_SECONDS,
     )
@@ -116,8 +122,9 @@ def row_html(table: Table) -> str:
     """A lobby row, rendered once per state of its table and then served from the
     cache: the key holds everything the row shows that can change."""
     context = row_context(table)
-    key = "lobby-row:{}:{}:{}:{}:{}".format(
-        table.pk, table.updated_at.timestamp(), table.status, context["seats_taken"], context["spectators"]
+    key = "lobby-row:{}:{}:{}:{}:{}:{}".format(
+        table.pk, table.updated_at.timestamp(), table.status, context["seats_taken"], context["spectators"],
+        get_language(),
     )
     html = cache.get(key)
     if html is None:
@@ -150,7 +157,7 @@ PANEL_CSRF = "csrf-token-of-this-response"
 # version names one state of its table for good (a random token, never reused), so
 # an entry is never stale; it is only dropped, all at once, past this many.
 PANELS_KEPT = 1024
-_panels: dict[tuple[int, str, str], str] = {}
+_panels: dict[tuple[int, str, str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -161,13 +168,13 @@ class TablePanels:
 
 def table_panels(table: Table, version: str, player: PlayerRef | None) -> TablePanels:
     """A table page's seat panel and status for ``player``, rendered once per version
-    of the table and role of the viewer: an anonymous visitor, a named one, the
-    holder of a given seat, each as the host or not. What else the two partials show
+    of the table, role of the viewer (an anonymous visitor, a named one, the
+    holder of a given seat, each as the host or not) and language. What else the two partials show
     (seats, readiness, watchers, pot, why the start waits) is the table's at that
     version, the same for everybody."""
     my_seat = next((v.number for v in seat_views(table, player) if v.mine), 0)
     role = "anon" if player is None else f"{my_seat}{'h' if is_host(table, player) else ''}"
-    key = (table.pk, version, role)
+    key = (table.pk, version, role, get_language())
     html = _panels.get(key)
     if html is None:
         context = table_page_context(table, player)
@@ -219,17 +226,17 @@ def start_problem(table: Table, seats: list[Seat]) -> str | None:
     """Why the host cannot start now, or None when everything is in place."""
     if table.status != Table.Status.OPEN:
         return (
-            "The game has already started."
+            gettext("The game has already started.")
             if table.status == Table.Status.RUNNING
-            else "This table is closed."
+            else gettext("This table is closed.")
         )
     spec = get_game(table.game)
     needed = table.seats_total if table.options.get("pairs") else (spec.min_seats if spec else 1)
     if len(seats) < needed:
-        return f"At least {needed} seated players are needed."
+        return gettext("At least %(count)s seated players are needed.") % {"count": needed}
     waiting = [s.display_name for s in seats if not s.ready]
     if waiting:
-        return "Waiting for " + ", ".join(waiting) + " to be ready."
+        return gettext("Waiting for %(names)s to be ready.") % {"names": ", ".join(waiting)}
     return None
 
 

@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts import services as account_services
 from accounts.identity import PlayerRef
@@ -56,7 +57,7 @@ def _lock(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableError("NO_SUCH_TABLE", "There is no such table.") from None
+        raise TableError("NO_SUCH_TABLE", gettext("There is no such table.")) from None
 
 
 def _seat_of(table: Table, player: PlayerRef) -> Seat | None:
@@ -68,21 +69,26 @@ def _seat_of(table: Table, player: PlayerRef) -> Seat | None:
 
 def _check_may_sit(table: Table, player: PlayerRef | None) -> None:
     if player is None:
-        raise TableError("WHO_ARE_YOU", "Log in, or choose a guest name, to take a seat.")
+        raise TableError("WHO_ARE_YOU", gettext("Log in, or choose a guest name, to take a seat."))
     if table.is_competitive:
         if player.is_guest:
             raise TableError(
                 "GUEST_AT_COMPETITIVE",
-                "Competitive tables are for signed-in players. Sign up to play for chips.",
+                gettext("Competitive tables are for signed-in players. Sign up to play for chips."),
             )
         available = chips_available(player.user_id, lock=True)
         if available < table.stake:
             reserved = chips_reserved(player.user_id)
-            held = f" ({reserved} are staked at other tables)" if reserved else ""
-            raise TableError(
-                "NOT_ENOUGH_CHIPS",
-                f"This table's stake is {table.stake} chips; you have {available} free{held}.",
+            numbers = {"stake": table.stake, "available": available, "reserved": reserved}
+            message = (
+                gettext(
+                    "This table's stake is %(stake)s chips; you have %(available)s free "
+                    "(%(reserved)s are staked at other tables)."
+                )
+                if reserved
+                else gettext("This table's stake is %(stake)s chips; you have %(available)s free.")
             )
+            raise TableError("NOT_ENOUGH_CHIPS", message % numbers)
 
 
 _LIVE = (Table.Status.OPEN, Table.Status.RUNNING)
@@ -104,8 +110,11 @@ def _check_may_host(player: PlayerRef, ip: str | None) -> None:
     if hosted.count() >= limit:
         raise TableError(
             "TOO_MANY_TABLES",
-            f"You may host {limit} tables at once and already do: leave one, or finish its game, "
-            "before opening another.",
+            gettext(
+                "You may host %(limit)s tables at once and already do: leave one, or finish its game, "
+                "before opening another."
+            )
+            % {"limit": limit},
         )
     if ip is None:
         return
@@ -118,7 +127,10 @@ def _check_may_host(player: PlayerRef, ip: str | None) -> None:
     if from_address.count() >= limit:
         raise TableError(
             "TOO_MANY_TABLES_HERE",
-            f"{limit} tables are already open from your network. Join one of them, or wait until one closes.",
+            gettext(
+                "%(limit)s tables are already open from your network. Join one of them, or wait until one closes."
+            )
+            % {"limit": limit},
         )
 
 
@@ -136,21 +148,26 @@ def table_create(
     """Open a table; its creator hosts it and sits in seat 1."""
     spec = get_game(game)
     if spec is None:
-        raise TableError("NO_SUCH_GAME", "There is no such game.")
+        raise TableError("NO_SUCH_GAME", gettext("There is no such game."))
     if player is None:
-        raise TableError("WHO_ARE_YOU", "Log in, or choose a guest name, to open a table.")
+        raise TableError("WHO_ARE_YOU", gettext("Log in, or choose a guest name, to open a table."))
     if not spec.min_seats <= seats_total <= spec.max_seats:
-        raise TableError("BAD_SEATS", f"{spec.name} is for {spec.min_seats} to {spec.max_seats} players.")
+        raise TableError(
+            "BAD_SEATS",
+            gettext("%(game)s is for %(low)s to %(high)s players.")
+            % {"game": spec.name, "low": spec.min_seats, "high": spec.max_seats},
+        )
     if stake < 0:
-        raise TableError("BAD_STAKE", "A stake cannot be negative.")
+        raise TableError("BAD_STAKE", gettext("A stake cannot be negative."))
     try:
         spec.options_form.validate(options)
     except ValueError as err:
-        raise TableError("BAD_OPTIONS", f"Bad table options: {err}") from None
+        raise TableError("BAD_OPTIONS", gettext("Bad table options: %(error)s") % {"error": err}) from None
     _check_may_host(player, ip)
     table = Table(
         game=game,
-        name=(name.strip() or f"{player.name}'s table")[:60],
+        # The default name is the table's own, in its host's language.
+        name=(name.strip() or gettext("%(name)s's table") % {"name": player.name})[:60],
         options=options,
         seats_total=seats_total,
         stake=stake,
@@ -176,19 +193,21 @@ def table_create(
 def seat_take(*, table_id: int, player: PlayerRef | None, number: int, ip: str | None = None) -> Seat:
     table = _lock(table_id)
     if table.status == Table.Status.CLOSED:
-        raise TableError("TABLE_CLOSED", "This table is closed.")
+        raise TableError("TABLE_CLOSED", gettext("This table is closed."))
     if table.status == Table.Status.RUNNING:
-        raise TableError("GAME_RUNNING", "A game is running; wait for it to end to sit down.")
+        raise TableError("GAME_RUNNING", gettext("A game is running; wait for it to end to sit down."))
     if not 1 <= number <= table.seats_total:
         raise TableError(
-            "NO_SUCH_SEAT", f"Seat {number} does not exist; this table has seats 1–{table.seats_total}."
+            "NO_SUCH_SEAT",
+            gettext("Seat %(seat)s does not exist; this table has seats 1–%(seats)s.")
+            % {"seat": number, "seats": table.seats_total},
         )
     _check_may_sit(table, player)
     assert player is not None
     if _seat_of(table, player) is not None:
-        raise TableError("ALREADY_SEATED", "You already have a seat at this table.")
+        raise TableError("ALREADY_SEATED", gettext("You already have a seat at this table."))
     if table.seats.filter(number=number).exists():
-        raise TableError("SEAT_TAKEN", f"Seat {number} is taken.")
+        raise TableError("SEAT_TAKEN", gettext("Seat %(seat)s is taken.") % {"seat": number})
     try:
         with transaction.atomic():
             seat = Seat.objects.create(
@@ -201,7 +220,7 @@ def seat_take(*, table_id: int, player: PlayerRef | None, number: int, ip: str |
             )
     except IntegrityError:
         # Another process won the seat between our check and our insert.
-        raise TableError("SEAT_TAKEN", f"Seat {number} is taken.") from None
+        raise TableError("SEAT_TAKEN", gettext("Seat %(seat)s is taken.") % {"seat": number}) from None
     broadcast.table_changed(table.pk)
     return seat
 
@@ -232,9 +251,9 @@ def seat_leave(*, table_id: int, player: PlayerRef | None) -> None:
     table = _lock(table_id)
     seat = _seat_of(table, player) if player else None
     if seat is None:
-        raise TableError("NOT_SEATED", "You have no seat at this table.")
+        raise TableError("NOT_SEATED", gettext("You have no seat at this table."))
     if table.status == Table.Status.RUNNING:
-        raise TableError("GAME_RUNNING", "A game is running: leaving now forfeits it.")
+        raise TableError("GAME_RUNNING", gettext("A game is running: leaving now forfeits it."))
     seat.delete()
     _hand_over_or_close(table)
     broadcast.table_changed(table.pk)
@@ -245,9 +264,9 @@ def _my_seat_between_games(table_id: int, player: PlayerRef | None) -> tuple[Tab
     table = _lock(table_id)
     seat = _seat_of(table, player) if player else None
     if seat is None:
-        raise TableError("NOT_SEATED", "Take a seat first.")
+        raise TableError("NOT_SEATED", gettext("Take a seat first."))
     if table.status != Table.Status.OPEN:
-        raise TableError("GAME_RUNNING", "The game has already started.")
+        raise TableError("GAME_RUNNING", gettext("The game has already started."))
     return table, seat
 
 
@@ -265,7 +284,7 @@ def seat_ready(*, table_id: int, player: PlayerRef | None, ready: bool) -> Seat:
 def table_start(*, table_id: int, player: PlayerRef | None) -> Table:
     table = _lock(table_id)
     if not is_host(table, player):
-        raise TableError("NOT_HOST", "Only the table's host can start the game.")
+        raise TableError("NOT_HOST", gettext("Only the table's host can start the game."))
     seats = list(table.seats.all())
     problem = start_problem(table, seats)
     if problem:
@@ -281,7 +300,7 @@ def table_rematch(*, table_id: int, player: PlayerRef | None) -> Table:
     rematch expect)."""
     table, seat = _my_seat_between_games(table_id, player)
     if not rematch_offered(table):
-        raise TableError("NO_REMATCH", "There is no game to play again yet: mark yourself ready.")
+        raise TableError("NO_REMATCH", gettext("There is no game to play again yet: mark yourself ready."))
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
@@ -487,12 +506,14 @@ def watchers_reconcile(*, alive: set[str] | None = None, stale_after: float | No
 
 def _check_bot(table: Table, player: PlayerRef | None, number: int) -> None:
     if not is_host(table, player):
-        raise TableError("NOT_HOST", "Only the table's host can seat or remove bots.")
+        raise TableError("NOT_HOST", gettext("Only the table's host can seat or remove bots."))
     if table.status != Table.Status.OPEN:
-        raise TableError("GAME_RUNNING", "Bots join or leave between games.")
+        raise TableError("GAME_RUNNING", gettext("Bots join or leave between games."))
     if not 1 <= number <= table.seats_total:
         raise TableError(
-            "NO_SUCH_SEAT", f"Seat {number} does not exist; this table has seats 1–{table.seats_total}."
+            "NO_SUCH_SEAT",
+            gettext("Seat %(seat)s does not exist; this table has seats 1–%(seats)s.")
+            % {"seat": number, "seats": table.seats_total},
         )
 
 
@@ -503,14 +524,17 @@ def bot_add(*, table_id: int, player: PlayerRef | None, number: int, level: str)
     _check_bot(table, player, number)
     spec = get_game(table.game)
     if spec is None or level not in spec.bot_levels:
-        levels = ", ".join(spec.bot_levels) if spec and spec.bot_levels else "none"
-        raise TableError("BAD_BOT", f"Unknown bot level {level!r}; this game has: {levels}.")
+        levels = ", ".join(spec.bot_levels) if spec and spec.bot_levels else gettext("none")
+        raise TableError(
+            "BAD_BOT",
+            gettext("Unknown bot level %(level)s; this game has: %(levels)s.") % {"level": repr(level), "levels": levels},
+        )
     if table.is_competitive:
         raise TableError(
-            "BOT_AT_COMPETITIVE", "Bots play only at friendly tables: their games are never scored."
+            "BOT_AT_COMPETITIVE", gettext("Bots play only at friendly tables: their games are never scored.")
         )
     if table.seats.filter(number=number).exists():
-        raise TableError("SEAT_TAKEN", f"Seat {number} is taken.")
+        raise TableError("SEAT_TAKEN", gettext("Seat %(seat)s is taken.") % {"seat": number})
     seat = Seat.objects.create(table=table, number=number, bot_level=level, name=f"Bot ({level})", ready=True)
     broadcast.table_changed(table.pk)
     return seat
@@ -522,7 +546,7 @@ def bot_remove(*, table_id: int, player: PlayerRef | None, number: int) -> None:
     _check_bot(table, player, number)
     deleted, _ = table.seats.filter(number=number).exclude(bot_level="").delete()
     if not deleted:
-        raise TableError("NOT_A_BOT", f"Seat {number} holds no bot.")
+        raise TableError("NOT_A_BOT", gettext("Seat %(seat)s holds no bot.") % {"seat": number})
     _hand_over_or_close(table)
     broadcast.table_changed(table.pk)
 
@@ -533,7 +557,7 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
     more), ready to start."""
     spec = get_game(game)
     if spec is None or not spec.bot_levels:
-        raise TableError("NO_BOTS", "This game has no bots to practise against.")
+        raise TableError("NO_BOTS", gettext("This game has no bots to practise against."))
     if player is not None:
         # Practising again goes back to the practice table one has open, rather than
         # opening one more (a host has only TABLES_PER_HOST).
@@ -554,7 +578,7 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
         game=game,
         options=options,
         seats_total=seats,
-        name=f"{player.name if player else ''} practice",
+        name=gettext("%(name)s practice") % {"name": player.name if player else ""},
         ip=ip,
     )
     for number in range(2, seats + 1):
@@ -569,7 +593,7 @@ def solo_create(*, player: PlayerRef | None, game: str, ip: str | None = None) -
     ready to start."""
     spec = get_game(game)
     if spec is None or "solo" not in spec.options_form.defaults():
-        raise TableError("NO_SOLO", "This game has no solo variant.")
+        raise TableError("NO_SOLO", gettext("This game has no solo variant."))
     if player is not None:
         # Playing solo again goes back to the solo table one has open (a host has only
         # TABLES_PER_HOST).
@@ -588,7 +612,7 @@ def solo_create(*, player: PlayerRef | None, game: str, ip: str | None = None) -
         game=game,
         options={**spec.options_form.defaults(), "solo": True},
         seats_total=1,
-        name=f"{player.name if player else ''} solo",
+        name=gettext("%(name)s solo") % {"name": player.name if player else ""},
         ip=ip,
     )
     seat_ready(table_id=table.pk, player=player, ready=True)

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.identity import player_from_request
@@ -46,10 +47,10 @@ def index(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest, game: str) -> HttpResponse:
     spec = get_game(game)
     if spec is None:
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     player = player_from_request(request)
     if player is None:
-        messages.info(request, "Log in, or choose a guest name, to open a table.")
+        messages.info(request, gettext("Log in, or choose a guest name, to open a table."))
         return redirect(f"{reverse('guest')}?next={request.path}")
     table_form = TableForm(request.POST or None, is_guest=player.is_guest)
     options_form = spec.options_form(request.POST or None, prefix="opt")
@@ -83,7 +84,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     version = selectors.table_version(table_id)
     table = selectors.table_for_page(table_id, version)
     if table is None:
-        raise Http404("There is no such table.")
+        raise Http404(gettext("There is no such table."))
     player = player_from_request(request)
     panels = selectors.table_panels(table, version, player)
     spec = GAMES.get(table.game)
@@ -122,7 +123,7 @@ def _act(request: HttpRequest, table_id: int, action) -> HttpResponse:
         return redirect("lobby:table", table_id=table_id)
     table = selectors.table_for_page(table_id)
     if table is None:
-        return HttpResponse(_message_fragment(error or "There is no such table."), status=404)
+        return HttpResponse(_message_fragment(error or gettext("There is no such table.")), status=404)
     context = table_page_context(table, player)
     context.update(oob=False, error=error)
     return HttpResponse(
@@ -138,7 +139,7 @@ def _seat_number(request: HttpRequest) -> int:
     """The seat a form names; a missing or malformed one is refused like a bad seat."""
     form = SeatForm(request.POST)
     if not form.is_valid():
-        raise services.TableError("NO_SUCH_SEAT", "Choose a seat by its number.")
+        raise services.TableError("NO_SUCH_SEAT", gettext("Choose a seat by its number."))
     return form.cleaned_data["seat"]
 
 
@@ -201,10 +202,10 @@ def bot_remove(request: HttpRequest, table_id: int) -> HttpResponse:
 def practice(request: HttpRequest, game: str) -> HttpResponse:
     """One click in the lobby: a friendly table against a bot, ready to start."""
     if get_game(game) is None:
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     player = player_from_request(request)
     if player is None:
-        messages.info(request, "Log in, or choose a guest name, to practise.")
+        messages.info(request, gettext("Log in, or choose a guest name, to practise."))
         return redirect(f"{reverse('guest')}?next={reverse('lobby:index')}")
     try:
         table = services.practice_create(player=player, game=game, ip=_client_ip(request))
@@ -218,10 +219,10 @@ def practice(request: HttpRequest, game: str) -> HttpResponse:
 def solo(request: HttpRequest, game: str) -> HttpResponse:
     """One click: a friendly table of one seat for the game's solo variant, ready to start."""
     if get_game(game) is None:
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     player = player_from_request(request)
     if player is None:
-        messages.info(request, "Log in, or choose a guest name, to play.")
+        messages.info(request, gettext("Log in, or choose a guest name, to play."))
         return redirect(f"{reverse('guest')}?next={reverse('lobby:index')}")
     try:
         table = services.solo_create(player=player, game=game, ip=_client_ip(request))

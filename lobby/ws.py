@@ -15,6 +15,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import SESSION_KEY
+from django.utils.translation import gettext
 
 from accounts.identity import PlayerRef, player_from_scope
 from accounts.models import User
@@ -108,7 +109,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         if await _session_user_is_banned(self.scope.get("session")):
             await self.accept()
-            await self.send(text_data=error_fragment("This account is banned.", "BANNED"))
+            await self.send(text_data=error_fragment(gettext("This account is banned."), "BANNED"))
             await self.close(code=CLOSE_BANNED)
             return
         self.player = player_from_scope(self.scope)
@@ -178,5 +179,5 @@ class SiteConsumer(AsyncWebsocketConsumer):
         await self.relay(event["html"])
 
     async def user_banned(self, event: dict[str, Any]) -> None:
-        await self.send_error("This account has been banned.", "BANNED")
+        await self.send_error(gettext("This account has been banned."), "BANNED")
         await self.close(code=CLOSE_BANNED)

@@ -5,49 +5,55 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from games.blockkiller import constants as C
 from games.blockkiller.engine import Options
-from games.forms import GameOptionsForm
+from games.forms import GameOptionsForm, words
 
 
 class BlockKillerOptionsForm(GameOptionsForm):
     Options = Options
 
     seats = forms.TypedChoiceField(
-        label="Players",
+        label=_("Players"),
         choices=[(n, str(n)) for n in range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1)],
         coerce=int,
         initial=3,
-        help_text=f"{C.MIN_PLAYERS} to {C.MAX_PLAYERS} players; the last one holding "
-        f"{C.OUT_ABOVE_GARBAGE} garbage cards or fewer wins.",
+        help_text=words(
+            gettext_noop("%(low)s to %(high)s players; the last one holding %(limit)s garbage cards or fewer wins."),
+            low=C.MIN_PLAYERS, high=C.MAX_PLAYERS, limit=C.OUT_ABOVE_GARBAGE,
+        ),
     )
     turn_seconds = forms.IntegerField(
-        label="Seconds per turn",
+        label=_("Seconds per turn"),
         min_value=C.TURN_SECONDS_RANGE[0],
         max_value=C.TURN_SECONDS_RANGE[1],
         initial=C.TURN_SECONDS_DEFAULT,
-        help_text="For a turn, and for a defence. When it runs out, a play with a piece placed "
-        "is sent as it stands; otherwise the turn is passed (obliged to play: one garbage card).",
+        help_text=_(
+            "For a turn, and for a defence. When it runs out, a play with a piece placed "
+            "is sent as it stands; otherwise the turn is passed (obliged to play: one garbage card)."
+        ),
     )
     mini = forms.BooleanField(
-        label="Mini T-spins",
+        label=_("Mini T-spins"),
         required=False,
         initial=False,
-        help_text="A T-spin with fewer than two front corners filled counts as no spin.",
+        help_text=_("A T-spin with fewer than two front corners filled counts as no spin."),
     )
     no_mercy = forms.BooleanField(
-        label="No Mercy",
+        label=_("No Mercy"),
         required=False,
         initial=False,
-        help_text="Bigger attacks and combos; lines beyond the table attack directly (no offset).",
+        help_text=_("Bigger attacks and combos; lines beyond the table attack directly (no offset)."),
     )
 
     @staticmethod
     def describe(options: dict[str, Any]) -> str:
-        parts = [f"{options.get('turn_seconds', C.TURN_SECONDS_DEFAULT)} s a turn"]
+        parts = [gettext("%(seconds)s s a turn") % {"seconds": options.get("turn_seconds", C.TURN_SECONDS_DEFAULT)}]
         if options.get("mini"):
-            parts.append("Mini")
+            parts.append(gettext("Mini"))
         if options.get("no_mercy"):
-            parts.append("No Mercy")
+            parts.append(gettext("No Mercy"))
         return " · ".join(parts)

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 import msgspec
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from games import wire
 from games.blockkiller import constants as C
@@ -38,8 +39,8 @@ TEMPLATE = "games/blockkiller/partials.html"
 W, H = C.WIDTH, C.HEIGHT
 Card = Annotated[int, msgspec.Meta(ge=0, lt=C.ALL_CARDS)]
 STACK_TEXT_MAX = C.VISIBLE_ROWS * 10  # a stack as text: at most 20 rows of two cards ("193+194f,")
-KIND_NAMES = {"Z": "Z", "S": "S", "J": "J", "L": "L", "T": "T", "O": "O", "I": "I", "M": "monomino"}
-LINES = {1: "single", 2: "double", 3: "triple", 4: "tetris"}
+KIND_NAMES = {"Z": "Z", "S": "S", "J": "J", "L": "L", "T": "T", "O": "O", "I": "I", "M": gettext_noop("monomino")}
+LINES = {1: gettext_noop("single"), 2: gettext_noop("double"), 3: gettext_noop("triple"), 4: gettext_noop("tetris")}
 
 
 # --- frames: what a browser may send ---------------------------------------------------------
@@ -153,11 +154,11 @@ def garbage_card(card: int) -> dict[str, Any]:
     holes = HOLES[GARBAGE_KIND[card]]
     checker = GARBAGE_KIND[card] == C.CHECKERBOARD
     if checker:
-        label = "checkerboard"
+        label = gettext("checkerboard")
     elif len(holes) == 1:
-        label = f"hole at {holes[0] + 1}"
+        label = gettext("hole at %(column)s") % {"column": holes[0] + 1}
     else:
-        label = f"holes {holes[0] + 1}–{holes[-1] + 1}"
+        label = gettext("holes %(first)s–%(last)s") % {"first": holes[0] + 1, "last": holes[-1] + 1}
     return {"card": card, "checker": checker, "cells": [c not in holes for c in range(W)], "label": label}
 
 
@@ -166,13 +167,19 @@ def stack_text(stack: tuple[Row, ...]) -> str:
 
 
 def clear_words(event: Any) -> str:
-    name = ("T-spin " if event.spin else "") + LINES.get(event.lines, f"{event.lines} lines")
+    lines = gettext(LINES[event.lines]) if event.lines in LINES else gettext("%(count)s lines") % {
+        "count": event.lines
+    }
+    name = gettext("T-spin %(lines)s") % {"lines": lines} if event.spin else lines
     extras = []
     if event.combo > 1:
-        extras.append(f"combo {event.combo}")
+        extras.append(gettext("combo %(count)s") % {"count": event.combo})
     if event.b2b:
-        extras.append("back-to-back")
-    value = f"+{event.attack}" + (f", offset +{event.offset}" if event.offset else "")
+        extras.append(gettext("back-to-back"))
+    if event.offset:
+        value = gettext("+%(attack)s, offset +%(offset)s") % {"attack": event.attack, "offset": event.offset}
+    else:
+        value = f"+{event.attack}"
     return f"{name}{' (' + ', '.join(extras) + ')' if extras else ''}: {value}"
 
 
@@ -180,7 +187,7 @@ class BlockKillerLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = TEMPLATE
     FRAMES = FRAMES
-    RESULT_COLUMNS = (("Garbage sent", "score"), ("Lines", "lines"))
+    RESULT_COLUMNS = ((gettext_lazy("Garbage sent"), "score"), (gettext_lazy("Lines"), "lines"))
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -221,7 +228,7 @@ class BlockKillerLive(LiveGameBase):
 
     def begin(self, now: float) -> None:
         super().begin(now)
-        self.log_lines.append(f"{escape(self.name(self.game.turn))} begins")
+        self.log_lines.append(gettext("%(who)s begins") % {"who": escape(self.name(self.game.turn))})
         self._follow()
 
     def apply(self, seat: int, intent: str, now: float) -> list[Any]:
@@ -290,15 +297,20 @@ class BlockKillerLive(LiveGameBase):
         phase = game.phase
         name = escape(self.name(acting))
         if phase == DRAW:
-            words = f"{name} draws: 1 block and 1 garbage card, or 2 block cards."
+            words = gettext("%(who)s draws: 1 block and 1 garbage card, or 2 block cards.") % {"who": name}
+        elif phase == PLAY and game.obliged(acting):
+            words = gettext("%(who)s attacks someone or passes (must attack: 6 block cards).") % {"who": name}
         elif phase == PLAY:
-            words = f"{name} attacks someone or passes" + (" (must attack: 6 block cards)." if game.obliged(acting)
-                                                          else ".")
+            words = gettext("%(who)s attacks someone or passes.") % {"who": name}
         elif phase == ATTACK:
-            words = f"{name} attacks {escape(self.name(game.draft.target))}."
+            words = gettext("%(who)s attacks %(target)s.") % {
+                "who": name, "target": escape(self.name(game.draft.target))
+            }
         else:
             attacker, attack = game.attack
-            words = f"{name} defends against {escape(self.name(attacker))}'s attack of {attack}."
+            words = gettext("%(who)s defends against %(attacker)s's attack of %(attack)s.") % {
+                "who": name, "attacker": escape(self.name(attacker)), "attack": attack,
+            }
         return {
             "acting": acting,
             "phase": phase,
@@ -350,7 +362,7 @@ class BlockKillerLive(LiveGameBase):
             return {"seat": seat, "blocks": [], "garbage": []}
         return {
             "seat": seat,
-            "blocks": [{"card": c, "kind": BLOCK_KIND[c], "name": KIND_NAMES[BLOCK_KIND[c]],
+            "blocks": [{"card": c, "kind": BLOCK_KIND[c], "name": gettext(KIND_NAMES[BLOCK_KIND[c]]),
                         "shape": SHAPES[BLOCK_KIND[c]]} for c in player.blocks],
             "garbage": [garbage_card(c) for c in player.garbage],
             "limit": C.OUT_ABOVE_GARBAGE,
@@ -378,28 +390,50 @@ class BlockKillerLive(LiveGameBase):
             who = escape(self.name(event.seat)) if event.seat else ""
             kind = event.kind
             if kind == "drew" and event.blocks == C.CHOICE_BLOCKS and not event.garbage:
-                entries.append(f"{who} draws 2 block cards")
+                entries.append(gettext("%(who)s draws 2 block cards") % {"who": who})
             elif kind == "drew" and not event.blocks:
-                entries.append(f"{who} draws {event.garbage} garbage card{'s' if event.garbage != 1 else ''}")
+                entries.append(
+                    ngettext(
+                        "%(who)s draws %(count)s garbage card", "%(who)s draws %(count)s garbage cards", event.garbage
+                    ) % {"who": who, "count": event.garbage}
+                )
+            elif kind == "passed" and event.timeout:
+                entries.append(gettext("%(who)s passes (time)") % {"who": who})
             elif kind == "passed":
-                entries.append(f"{who} passes" + (" (time)" if event.timeout else ""))
+                entries.append(gettext("%(who)s passes") % {"who": who})
             elif kind == "attacked":
-                entries.append(f"{who} attacks {escape(self.name(event.target))} with {event.attack}")
+                entries.append(
+                    gettext("%(who)s attacks %(target)s with %(attack)s")
+                    % {"who": who, "target": escape(self.name(event.target)), "attack": event.attack}
+                )
             elif kind == "cleared":
                 words = clear_words(event)
                 self.last_clear[event.seat] = words
-                entries.append(f"{who}: {words}")
+                entries.append(gettext("%(who)s: %(clear)s") % {"who": who, "clear": words})
             elif kind == "exchange":
-                entries.append(
-                    f"<b>Exchange</b>: {escape(self.name(event.defender))} defends with {event.defence}"
-                    + (f" and offset {event.offset}" if event.offset else "")
-                    + f" against {event.attack}: {escape(self.name(event.defender))} draws {event.to_defender}, "
-                    f"{who} draws {event.to_attacker}"
-                )
+                numbers = {
+                    "defender": escape(self.name(event.defender)), "attacker": who, "defence": event.defence,
+                    "offset": event.offset, "attack": event.attack, "to_defender": event.to_defender,
+                    "to_attacker": event.to_attacker,
+                }
+                if event.offset:
+                    text = gettext(
+                        "<b>Exchange</b>: %(defender)s defends with %(defence)s and offset %(offset)s against "
+                        "%(attack)s: %(defender)s draws %(to_defender)s, %(attacker)s draws %(to_attacker)s"
+                    )
+                else:
+                    text = gettext(
+                        "<b>Exchange</b>: %(defender)s defends with %(defence)s against %(attack)s: "
+                        "%(defender)s draws %(to_defender)s, %(attacker)s draws %(to_attacker)s"
+                    )
+                entries.append(text % numbers)
             elif kind == "out":
-                entries.append(f"{who} holds more than {C.OUT_ABOVE_GARBAGE} garbage cards and is out")
+                entries.append(
+                    gettext("%(who)s holds more than %(limit)s garbage cards and is out")
+                    % {"who": who, "limit": C.OUT_ABOVE_GARBAGE}
+                )
             elif kind == "left":
-                entries.append(f"{who} left the game")
+                entries.append(gettext("%(who)s left the game") % {"who": who})
         return entries
 
     def render_events(self, events: list[Any]) -> str:

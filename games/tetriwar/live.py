@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import msgspec
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games import wire
 from games.core.errors import InvalidOptions
@@ -35,8 +36,8 @@ log = logging.getLogger(__name__)
 # Every intent but a bomb is its name alone: {"intent": "left", "seq": 41},
 # {"intent": "hold_left"}, {"intent": "release_left"} ...
 KEYS = tuple(wire.plain_frame(name) for name in NAMES if name != "bomb")
-OVER_TEXT = "Game over"  # a board when the game has ended with its player still in
-LEFT_TEXT = "Left the game"
+OVER_TEXT = gettext_noop("Game over")  # a board when the game has ended with its player still in
+LEFT_TEXT = gettext_noop("Left the game")
 
 
 class Bomb(wire.Frame, tag="bomb"):
@@ -61,7 +62,10 @@ class TetriWarLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = "games/tetriwar/partials.html"
     FRAMES = (*KEYS, Bomb)
-    RESULT_COLUMNS = (("Score", "score"), ("Lines", "lines"), ("Topped out", "eliminations"))
+    RESULT_COLUMNS = (
+        (gettext_lazy("Score"), "score"), (gettext_lazy("Lines"), "lines"),
+        (gettext_lazy("Topped out"), "eliminations"),
+    )
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -146,12 +150,12 @@ class TetriWarLive(LiveGameBase):
             elif kind == "control":
                 parts.append(render.control(seat, event.reversed))
             elif kind == "eliminated":
-                parts.append(render.status(seat, f"Topped out! ({p.eliminations})", "flash"))
+                parts.append(render.status(seat, gettext("Topped out! (%(count)s)") % {"count": p.eliminations}, "flash"))
             elif kind == "left":
-                parts.append(render.status(seat, LEFT_TEXT, "gone"))
+                parts.append(render.status(seat, gettext(LEFT_TEXT), "gone"))
                 parts.append(self._piece_fragments(seat))
             elif kind == "over":  # the piece and ghost go, the board says so
-                parts.append(render.status(seat, OVER_TEXT, "gone over"))
+                parts.append(render.status(seat, gettext(OVER_TEXT), "gone over"))
                 parts.append(render.control(seat, False))
                 if (seat, "piece") not in done:
                     parts.append(self._piece_fragments(seat))
@@ -201,16 +205,20 @@ class TetriWarLive(LiveGameBase):
         """A board's status line: left, over (the game ended), or nothing."""
         p = self.game.players[seat]
         if p.left:
-            return render.status(seat, LEFT_TEXT, "gone", oob=oob)
+            return render.status(seat, gettext(LEFT_TEXT), "gone", oob=oob)
         if p.over:
-            return render.status(seat, OVER_TEXT, "gone over", oob=oob)
+            return render.status(seat, gettext(OVER_TEXT), "gone over", oob=oob)
         return render.status(seat, "", oob=oob)
 
     def _groups(self) -> list[dict[str, Any]]:
         boards = {seat: self._board_context(seat) for seat in self.seats}
         if self.options.pairs:
             return [
-                {"label": f"Pair {'AB'[i]} · seats {a} + {b}", "boards": [boards[a], boards[b]]}
+                {
+                    "label": gettext("Pair %(pair)s · seats %(first)s + %(second)s")
+                    % {"pair": "AB"[i], "first": a, "second": b},
+                    "boards": [boards[a], boards[b]],
+                }
                 for i, (a, b) in enumerate(PAIRS)
             ]
         return [{"label": "", "boards": [boards[s] for s in self.seats]}]

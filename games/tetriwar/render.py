@@ -14,33 +14,51 @@ engine's own shape table (``pieces_css``) places its four cells.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from html import escape
 
 from games.core.srs import STATES
 from games.tetriwar import constants as C
 
+
+def gettext_noop(text: str) -> str:
+    """Marks English words for translation (``makemessages`` reads this name)."""
+    return text
+
+
+# The words people read, in the active language: the site installs Django's gettext
+# (games/tetriwar/live.py, ``use_translator``), as this module imports nothing of
+# Django. Until then, and in engine tests, English.
+gettext: Callable[[str], str] = gettext_noop
+
+
+def use_translator(translate: Callable[[str], str]) -> None:
+    global gettext
+    gettext = translate
+
+
 BOMB_LABELS = {
-    C.ADD_LINE: "Add line",
-    C.EARTHQUAKE: "Earthquake",
-    C.REMOVE_BOMBS: "Remove bombs",
-    C.DRILL: "Drill",
-    C.LACK_OF_CONTROL: "Lack of control",
-    C.GRAVITY_BOMB: "Gravity",
-    C.REMOVE_LINE: "Remove line",
-    C.DEMOLITION: "Demolition",
+    C.ADD_LINE: gettext_noop("Add line"),
+    C.EARTHQUAKE: gettext_noop("Earthquake"),
+    C.REMOVE_BOMBS: gettext_noop("Remove bombs"),
+    C.DRILL: gettext_noop("Drill"),
+    C.LACK_OF_CONTROL: gettext_noop("Lack of control"),
+    C.GRAVITY_BOMB: gettext_noop("Gravity"),
+    C.REMOVE_LINE: gettext_noop("Remove line"),
+    C.DEMOLITION: gettext_noop("Demolition"),
 }
 # What each bomb does (RULES.md §1), in a bomb's tooltip; the help panel's legend
 # (templates/games/tetriwar/partials.html, bomb_legend) says the same.
 BOMB_HELP = {
-    C.ADD_LINE: "A garbage row with one hole enters at the bottom; everything moves up one.",
-    C.EARTHQUAKE: "Every row slides sideways by −2 to +2 columns, wrapping around.",
-    C.REMOVE_BOMBS: "Every bomb in the field becomes a plain block, and the store is emptied.",
-    C.DRILL: "10 random blocks of the field disappear.",
-    C.LACK_OF_CONTROL: "For 5 seconds left and right are swapped.",
-    C.GRAVITY_BOMB: "Every block falls straight down its column.",
-    C.REMOVE_LINE: "The bottom row is removed; everything moves down one.",
-    C.DEMOLITION: "The bottom four rows are removed; everything moves down four.",
+    C.ADD_LINE: gettext_noop("A garbage row with one hole enters at the bottom; everything moves up one."),
+    C.EARTHQUAKE: gettext_noop("Every row slides sideways by −2 to +2 columns, wrapping around."),
+    C.REMOVE_BOMBS: gettext_noop("Every bomb in the field becomes a plain block, and the store is emptied."),
+    C.DRILL: gettext_noop("10 random blocks of the field disappear."),
+    C.LACK_OF_CONTROL: gettext_noop("For 5 seconds left and right are swapped."),
+    C.GRAVITY_BOMB: gettext_noop("Every block falls straight down its column."),
+    C.REMOVE_LINE: gettext_noop("The bottom row is removed; everything moves down one."),
+    C.DEMOLITION: gettext_noop("The bottom four rows are removed; everything moves down four."),
 }
 # What a bomb cell shows: a letter, so bombs differ by more than colour.
 BOMB_GLYPHS = {
@@ -98,47 +116,67 @@ def score(seat: int, score: int, level: int, lines: int, eliminations: int, oob:
     swap = ' hx-swap-oob="true"' if oob else ""
     return (
         f'<dl id="score-{seat}" class="stats"{swap}>'
-        f"<div><dt>Score</dt><dd>{score}</dd></div><div><dt>Level</dt><dd>{level}</dd></div>"
-        f"<div><dt>Lines</dt><dd>{lines}</dd></div><div><dt>Out</dt><dd>{eliminations}</dd></div></dl>"
+        f"<div><dt>{gettext('Score')}</dt><dd>{score}</dd></div><div><dt>{gettext('Level')}</dt><dd>{level}</dd></div>"
+        f"<div><dt>{gettext('Lines')}</dt><dd>{lines}</dd></div>"
+        f"<div><dt>{gettext('Out')}</dt><dd>{eliminations}</dd></div></dl>"
     )
 
 
 def next_pieces(seat: int, kinds: tuple[str, ...], oob: bool = True) -> str:
     swap = ' hx-swap-oob="true"' if oob else ""
     items = "".join(f'<div class="pc nx {k} r0"><i></i><i></i><i></i><i></i></div>' for k in kinds)
-    return f'<div id="next-{seat}" class="next" aria-label="Next: {" ".join(kinds)}"{swap}>{items}</div>'
+    label = escape(gettext("Next: %(pieces)s") % {"pieces": " ".join(kinds)})
+    return f'<div id="next-{seat}" class="next" aria-label="{label}"{swap}>{items}</div>'
 
 
-@lru_cache(maxsize=64)
+# A bomb's colour and side, in its tooltip.
+BOMB_SIDES = {"red": gettext_noop("red, attack"), "green": gettext_noop("green, defence")}
+
+
 def bomb_chip(bomb: str, number: int | None = None) -> str:
     """A bomb in a store or a feed; its tooltip says what it does (and, received,
     from whom: ``number`` as the receiver numbers players)."""
-    colour = bomb_colour(bomb)
-    side = "attack" if colour == "red" else "defence"
-    sender = f" from player {number}" if number is not None else ""
-    title = f"{BOMB_LABELS[bomb]} ({colour}, {side}){sender}: {BOMB_HELP[bomb]}"
+    words = {
+        "bomb": gettext(BOMB_LABELS[bomb]),
+        "side": gettext(BOMB_SIDES[bomb_colour(bomb)]),
+        "effect": gettext(BOMB_HELP[bomb]),
+        "number": number,
+    }
+    if number is None:
+        title = gettext("%(bomb)s (%(side)s): %(effect)s") % words
+    else:
+        title = gettext("%(bomb)s (%(side)s) from player %(number)s: %(effect)s") % words
+    return _chip(bomb, number, title)
+
+
+@lru_cache(maxsize=256)
+def _chip(bomb: str, number: int | None, title: str) -> str:
     tail = f"<b>{number}</b>" if number is not None else ""
-    return f'<span class="bomb {colour}" title="{title}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
+    return (
+        f'<span class="bomb {bomb_colour(bomb)}" title="{escape(title)}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
+    )
 
 
 def store(seat: int, bombs: tuple[str, ...], oob: bool = True) -> str:
     swap = ' hx-swap-oob="true"' if oob else ""
     items = "".join(bomb_chip(b) for b in bombs)
-    label = ", ".join(BOMB_LABELS[b] for b in bombs) or "empty"
-    return f'<div id="bombs-{seat}" class="store" aria-label="Bomb store: {label}"{swap}>{items}</div>'
+    contents = ", ".join(gettext(BOMB_LABELS[b]) for b in bombs) or gettext("empty")
+    label = escape(gettext("Bomb store: %(bombs)s") % {"bombs": contents})
+    return f'<div id="bombs-{seat}" class="store" aria-label="{label}"{swap}>{items}</div>'
 
 
 def feed(seat: int, entries, oob: bool = True) -> str:
     """Received bombs along the top of the board, each with the sender's number."""
     swap = ' hx-swap-oob="true"' if oob else ""
     items = "".join(bomb_chip(e.bomb, e.sender) for e in entries)
-    return f'<div id="feed-{seat}" class="feed" aria-label="Bombs received"{swap}>{items}</div>'
+    label = escape(gettext("Bombs received"))
+    return f'<div id="feed-{seat}" class="feed" aria-label="{label}"{swap}>{items}</div>'
 
 
 def control(seat: int, reversed_: bool, oob: bool = True) -> str:
     swap = ' hx-swap-oob="true"' if oob else ""
     cls = "flag on" if reversed_ else "flag"
-    text = "⇄ Controls reversed!" if reversed_ else ""
+    text = "⇄ " + escape(gettext("Controls reversed!")) if reversed_ else ""
     return f'<div id="control-{seat}" class="{cls}" role="status"{swap}>{text}</div>'
 
 

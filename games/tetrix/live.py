@@ -22,6 +22,7 @@ from typing import Annotated, Any
 import msgspec
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games import wire
 from games.live import LiveGameBase
@@ -29,6 +30,7 @@ from games.tetrix import constants as C
 from games.tetrix.bot import TetrixBot
 from games.tetrix.engine import ARRANGING, LEFT, WRITING, Game, Intent, Options
 from games.tetrix.sheet import Sheet, area_cells, score_table, shape_cells
+from games.words import termination
 
 TEMPLATE = "games/tetrix/partials.html"
 LOW, HIGH = C.POSITION_RANGE
@@ -124,7 +126,7 @@ class TetrixLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = TEMPLATE
     FRAMES = FRAMES
-    RESULT_COLUMNS = (("Score", "score"),)
+    RESULT_COLUMNS = ((gettext_lazy("Score"), "score"),)
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -178,12 +180,12 @@ class TetrixLive(LiveGameBase):
             "state": self._state(seat),
             "score": sheet.total,
             "table": [
-                {"sign": C.SYMBOL_SIGNS[s], "symbol": s, "name": C.SYMBOL_NAMES[s], "areas": n, "cells": cells}
+                {"sign": C.SYMBOL_SIGNS[s], "symbol": s, "name": gettext(C.SYMBOL_NAMES[s]), "areas": n, "cells": cells}
                 for s, (n, cells) in table.items()
             ],
             "bar": [box == "X" for box in bar] if bar else None,
             "boxes": sheet.boxes_left,
-            "verdict": game.verdict() if game is not None and game.finished else None,
+            "verdict": self._verdict() if game is not None and game.finished else None,
         }
 
     def _sheet(self, seat: int) -> dict[str, Any]:
@@ -197,16 +199,20 @@ class TetrixLive(LiveGameBase):
             "score": sheet.total,
         }
 
+    def _verdict(self) -> str | None:
+        verdict = self.game.verdict()
+        return gettext(verdict) if verdict else None  # words.VERDICTS
+
     def _turn(self) -> dict[str, Any]:
         game = self.game
         context: dict[str, Any] = {
             "round": 0, "phase": "waiting", "roller": 0, "dice": "", "dice_signs": [],
-            "shape": "", "symbols": "", "picture": None, "words": "The game is about to begin.",
+            "shape": "", "symbols": "", "picture": None, "words": gettext("The game is about to begin."),
         }
         if game is None:
             return context
         if game.finished:
-            context.update(phase="over", round=game.round, words="The game is over.")
+            context.update(phase="over", round=game.round, words=gettext("The game is over."))
             return context
         roller = game.roller or 0
         name = escape(self.name(roller))
@@ -215,19 +221,21 @@ class TetrixLive(LiveGameBase):
             phase=game.phase,
             roller=roller,
             dice=game.dice,
-            dice_signs=[{"symbol": s, "sign": C.SYMBOL_SIGNS[s], "name": C.SYMBOL_NAMES[s]} for s in game.dice],
+            dice_signs=[{"symbol": s, "sign": C.SYMBOL_SIGNS[s], "name": gettext(C.SYMBOL_NAMES[s])} for s in game.dice],
         )
         if game.phase == ARRANGING:
             context["words"] = (
-                "Arrange your dice into a shape." if self.options.solo else f"{name} arranges the dice into a shape."
+                gettext("Arrange your dice into a shape.") if self.options.solo
+                else gettext("%(who)s arranges the dice into a shape.") % {"who": name}
             )
         elif game.phase == WRITING and game.shape:
             context.update(shape=game.shape, symbols=game.symbols, picture=picture(game.shape, game.symbols))
             waiting = len(game.waiting_for())
             context["words"] = (
-                f"Write the {game.shape} on your sheet."
+                gettext("Write the %(shape)s on your sheet.") % {"shape": game.shape}
                 if self.options.solo
-                else f"Everyone writes {name}'s {game.shape} ({waiting} to go)."
+                else gettext("Everyone writes %(who)s's %(shape)s (%(waiting)s to go).")
+                % {"who": name, "shape": game.shape, "waiting": waiting}
             )
         return context
 
@@ -258,22 +266,49 @@ class TetrixLive(LiveGameBase):
             who = escape(self.name(event.seat)) if event.seat else ""
             kind = event.kind
             if kind == "rolled":
-                entries.append(f"<b>Round {event.round}</b>: {who} rolled {signs(event.dice)}")
-            elif kind == "arranged":
                 entries.append(
-                    f"{who} arranged a {event.shape}: {signs(event.symbols)}" + (" (time)" if event.timeout else "")
+                    gettext("<b>Round %(round)s</b>: %(who)s rolled %(dice)s")
+                    % {"round": event.round, "who": who, "dice": signs(event.dice)}
                 )
+            elif kind == "arranged":
+                words = {"who": who, "shape": event.shape, "symbols": signs(event.symbols)}
+                if event.timeout:
+                    entries.append(gettext("%(who)s arranged a %(shape)s: %(symbols)s (time)") % words)
+                else:
+                    entries.append(gettext("%(who)s arranged a %(shape)s: %(symbols)s") % words)
             elif kind == "wrote":
-                hanging = f", {event.hanging} hanging over" if event.hanging else ""
-                clock = "the clock wrote for " if event.timeout else ""
-                entries.append(f"{clock}{who}{' wrote it' if not clock else ''}{hanging}: {event.score} points")
+                entries.append(self._wrote_words(who, event))
             elif kind == "cannot_write":
-                entries.append(f"{who} cannot write the shape: this is the last round")
+                entries.append(gettext("%(who)s cannot write the shape: this is the last round") % {"who": who})
             elif kind == "stopped":
-                entries.append(f"{who} stopped the game")
+                entries.append(gettext("%(who)s stopped the game") % {"who": who})
             elif kind == "left":
-                entries.append(f"{who} left the game")
+                entries.append(gettext("%(who)s left the game") % {"who": who})
         return entries
+
+    @staticmethod
+    def _wrote_words(who: str, event: Any) -> str:
+        words = {"who": who, "hanging": event.hanging, "points": event.score}
+        if event.timeout and event.hanging:
+            text = ngettext(
+                "the clock wrote for %(who)s, %(hanging)s hanging over: %(points)s point",
+                "the clock wrote for %(who)s, %(hanging)s hanging over: %(points)s points",
+                event.score,
+            )
+        elif event.timeout:
+            text = ngettext(
+                "the clock wrote for %(who)s: %(points)s point", "the clock wrote for %(who)s: %(points)s points",
+                event.score,
+            )
+        elif event.hanging:
+            text = ngettext(
+                "%(who)s wrote it, %(hanging)s hanging over: %(points)s point",
+                "%(who)s wrote it, %(hanging)s hanging over: %(points)s points",
+                event.score,
+            )
+        else:
+            text = ngettext("%(who)s wrote it: %(points)s point", "%(who)s wrote it: %(points)s points", event.score)
+        return text % words
 
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
@@ -304,9 +339,11 @@ class TetrixLive(LiveGameBase):
         context: dict[str, Any] = {}
         if game is None or not self.options.solo:
             return context
-        words = "You stopped the game." if game.stopped else game.outcome().termination.words
+        words = gettext("You stopped the game.") if game.stopped else termination(game.outcome().termination)
         points = game.score(self.seats[0])
-        context["termination"] = f"{words} {points} points: {game.verdict()}"
+        context["termination"] = ngettext(
+            "%(why)s %(points)s point: %(verdict)s", "%(why)s %(points)s points: %(verdict)s", points
+        ) % {"why": words, "points": points, "verdict": self._verdict()}
         return context
 
     def render_full(self, now: float, start_at: float) -> str:

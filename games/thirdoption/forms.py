@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
-from games.forms import GameOptionsForm
+from games.forms import GameOptionsForm, words
 from games.thirdoption import constants as C
 from games.thirdoption.engine import Options
 
@@ -15,29 +17,37 @@ class ThirdOptionOptionsForm(GameOptionsForm):
     Options = Options
 
     seats = forms.TypedChoiceField(
-        label="Players",
+        label=_("Players"),
         choices=[(n, str(n)) for n in range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1)],
         coerce=int,
         initial=4,
-        help_text="1 to 12 players, each on a grid of their own.",
+        help_text=_("1 to 12 players, each on a grid of their own."),
     )
     round_seconds = forms.IntegerField(
-        label="Seconds per round",
+        label=_("Seconds per round"),
         min_value=C.ROUND_SECONDS_RANGE[0],
         max_value=C.ROUND_SECONDS_RANGE[1],
         initial=C.ROUND_SECONDS_DEFAULT,
-        help_text="When the round clock runs out, the first card that fits is placed for you.",
+        help_text=_("When the round clock runs out, the first card that fits is placed for you."),
     )
     tetrominoes_only = forms.BooleanField(
-        label="Tetrominoes only",
+        label=_("Tetrominoes only"),
         required=False,
         initial=False,
-        help_text=f"A deck of {C.TETROMINO_DECK_SIZE} cards: the five tetrominoes, 7 of each "
-        f"(instead of {C.DECK_SIZE} cards of 1 to 7 squares).",
+        help_text=words(
+            gettext_noop(
+                "A deck of %(cards)s cards: the five tetrominoes, 7 of each "
+                "(instead of %(deck)s cards of 1 to 7 squares)."
+            ),
+            cards=C.TETROMINO_DECK_SIZE, deck=C.DECK_SIZE,
+        ),
     )
 
     @staticmethod
     def describe(options: dict[str, Any]) -> str:
-        parts = [f"{options.get('round_seconds', C.ROUND_SECONDS_DEFAULT)} s a round"]
-        parts.append("tetrominoes only" if options.get("tetrominoes_only") else f"{C.DECK_SIZE} cards")
+        parts = [gettext("%(seconds)s s a round") % {"seconds": options.get("round_seconds", C.ROUND_SECONDS_DEFAULT)}]
+        if options.get("tetrominoes_only"):
+            parts.append(gettext("tetrominoes only"))
+        else:
+            parts.append(gettext("%(count)s cards") % {"count": C.DECK_SIZE})
         return " · ".join(parts)

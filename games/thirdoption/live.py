@@ -20,6 +20,7 @@ from typing import Annotated, Any
 import msgspec
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games import wire
 from games.live import LiveGameBase
@@ -85,7 +86,7 @@ class ThirdOptionLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = TEMPLATE
     FRAMES = (Place,)
-    RESULT_COLUMNS = (("Empty squares", "score"),)
+    RESULT_COLUMNS = ((gettext_lazy("Empty squares"), "score"),)
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -196,17 +197,32 @@ class ThirdOptionLive(LiveGameBase):
         for event in events:
             who = escape(self.name(event.seat)) if event.seat else ""
             if event.kind == "round":
-                entries.append(f"Round {event.round}: {' and '.join(event.cards)} ({event.deck} cards left)")
+                cards = event.cards[0] if len(event.cards) == 1 else gettext("%(first)s and %(last)s") % {
+                    "first": ", ".join(event.cards[:-1]), "last": event.cards[-1],
+                }
+                entries.append(
+                    ngettext(
+                        "Round %(round)s: %(cards)s (%(count)s card left)",
+                        "Round %(round)s: %(cards)s (%(count)s cards left)",
+                        event.deck,
+                    ) % {"round": event.round, "cards": cards, "count": event.deck}
+                )
             elif event.kind == "third":
-                entries.append(f"{who} gets a third option" + ("" if event.fits else ", which does not fit"))
+                if event.fits:
+                    entries.append(gettext("%(who)s gets a third option") % {"who": who})
+                else:
+                    entries.append(gettext("%(who)s gets a third option, which does not fit") % {"who": who})
             elif event.kind == "out":
-                entries.append(f"{who} is out" + (": a free square to place" if event.free_square else ""))
+                if event.free_square:
+                    entries.append(gettext("%(who)s is out: a free square to place") % {"who": who})
+                else:
+                    entries.append(gettext("%(who)s is out") % {"who": who})
             elif event.kind == "placed" and event.timeout:
-                entries.append(f"{who}: the clock placed {event.card}")
+                entries.append(gettext("%(who)s: the clock placed %(card)s") % {"who": who, "card": event.card})
             elif event.kind == "placed" and self.game and self.game.players[event.seat].grid.is_full():
-                entries.append(f"{who} filled the grid!")
+                entries.append(gettext("%(who)s filled the grid!") % {"who": who})
             elif event.kind == "left":
-                entries.append(f"{who} left the game")
+                entries.append(gettext("%(who)s left the game") % {"who": who})
         return entries
 
     def render_events(self, events: list[Any]) -> str:

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import msgspec
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.translation import gettext, gettext_lazy
 
 from games import wire
 from games.live import LiveGameBase
@@ -51,8 +52,8 @@ class ViertrisLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = TEMPLATE
     FRAMES = (Drop,)
-    RESULT_COLUMNS = (("Points", "score"),)
-    POINTS_HEADING = "Ranking"
+    RESULT_COLUMNS = ((gettext_lazy("Points"), "score"),)
+    POINTS_HEADING = gettext_lazy("Ranking")
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -111,12 +112,19 @@ class ViertrisLive(LiveGameBase):
         entries = []
         for event in events:
             if event.kind == "dropped":
-                entries.append(f"{escape(self.name(event.seat))}: column {event.column + 1}")
+                entries.append(
+                    gettext("%(who)s: column %(column)s")
+                    % {"who": escape(self.name(event.seat)), "column": event.column + 1}
+                )
             elif event.kind == "cascade":
                 for owner, base, points, cells in event.runs:
                     entries.append(
-                        f"&nbsp;&nbsp;run of {len(cells)}: {base} × {event.step} = +{points}"
-                        f" for {escape(self.name(owner))}"
+                        "&nbsp;&nbsp;"
+                        + gettext("run of %(length)s: %(base)s × %(step)s = +%(points)s for %(who)s")
+                        % {
+                            "length": len(cells), "base": base, "step": event.step, "points": points,
+                            "who": escape(self.name(owner)),
+                        }
                     )
         return entries
 

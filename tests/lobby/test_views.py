@@ -263,3 +263,28 @@ def test_the_forms_of_a_cached_seat_panel_carry_this_responses_csrf_token(host, 
     response = browser.post(form.group(1), {"seat": 2, "csrfmiddlewaretoken": form.group(2)})
     assert response.status_code == 302
     assert list(table.seats.values_list("number", flat=True)) == [1, 2]
+
+
+def test_cached_lobby_rows_and_table_panels_are_kept_per_language(client, host, make_table, monkeypatch):
+    """A page cached for a German reader is never served to an English one: the
+    lobby's rows and a table's panels are rendered once per version, role and language."""
+    from django.conf import settings
+    from django.test import Client
+
+    from lobby import selectors
+
+    renders = []
+    render = selectors.render_to_string
+    monkeypatch.setattr(
+        selectors, "render_to_string", lambda name, *a, **k: renders.append(name) or render(name, *a, **k)
+    )
+    table = make_table(ref(host))
+    german = Client()
+    german.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    for url in (reverse("lobby:index"), reverse("lobby:table", args=[table.pk])):
+        before = len(renders)
+        assert '<html lang="en">' in client.get(url).content.decode()
+        assert '<html lang="de">' in german.get(url).content.decode()
+        english_again = client.get(url).content.decode()
+        assert '<html lang="en">' in english_again
+        assert len(renders) - before == 2 * (1 if url == reverse("lobby:index") else 2)  # once per language
