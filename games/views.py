@@ -76,6 +76,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
             "periods": selectors.PERIODS,
             "rows": rows,
             "own_row": own_row,
+            "recent": selectors.recent_games(spec.slug),
         },
     )
 

@@ -208,6 +208,10 @@ def test_the_results_panel_and_the_history_link_to_the_replay(client, finished, 
     assert replay_url(finished) in live.render_results(finished)
     client.force_login(host)
     assert replay_url(finished) in client.get(reverse("profile")).content.decode()
+    board = client.get(reverse("games:leaderboard", args=["viertris"])).content.decode()
+    assert replay_url(finished) in board and "Latest Viertris games" in board
+    Game.objects.filter(pk=finished.pk).update(replay_hidden=True)  # a hidden replay is not offered
+    assert replay_url(finished) not in client.get(reverse("games:leaderboard", args=["viertris"])).content.decode()
 
 
 def test_a_moment_list_and_seek_bar_marks_come_with_the_page(client, finished):
