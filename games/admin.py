@@ -1,18 +1,25 @@
 """Games in the admin: every result and input log, to read (RULES.md §6). Results,
-points and chips are written only by games.services, so nothing here edits them."""
+points and chips are written only by games.services, so nothing here edits them.
+
+Replays are moderated here (issue #23): each game's replay check (games/verify.py) is a
+column, a mismatch raises an alarm over the list, and moderators may check replays
+again, or hide and show them."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from config.admin_mixins import ReadOnlyMixin
 from games.models import Game, Participation
+from games.verify import record_check, verdict
 
 
 class ParticipationInline(ReadOnlyMixin, admin.TabularInline):
@@ -50,8 +57,19 @@ def _entry_line(entry) -> str:
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("id", "table", "kind", "status", "scored", "stake", "pot", "ended_at")
-    list_filter = ("kind", "status", "scored")
+    list_display = (
+        "id",
+        "table",
+        "kind",
+        "status",
+        "scored",
+        "stake",
+        "pot",
+        "ended_at",
+        "replay_check_column",
+        "replay_hidden",
+    )
+    list_filter = ("kind", "status", "scored", "replay_check", "replay_hidden")
     list_select_related = ("table",)
     search_fields = ("=id", "=table__id", "participations__name")
     date_hierarchy = "created_at"
@@ -60,6 +78,18 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         (
             _("Result"),
             {"fields": ("scored", "unscored_reason", "abort_reason", "created_at", "started_at", "ended_at")},
+        ),
+        (
+            _("Replay"),
+            {
+                "fields": (
+                    "replay_link",
+                    "replay_hidden",
+                    "replay_check",
+                    "replay_problem",
+                    "replay_checked_at",
+                )
+            },
         ),
         (_("Input log"), {"fields": ("log_summary", "log_entries")}),
     )
@@ -79,8 +109,14 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "ended_at",
         "log_summary",
         "log_entries",
+        "replay_link",
+        "replay_hidden",
+        "replay_check",
+        "replay_problem",
+        "replay_checked_at",
     )
     inlines = [ParticipationInline]
+    actions = ["check_replays", "hide_replays", "show_replays"]
 
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).select_related("log")
@@ -104,3 +140,82 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
             len(log.entries),
         ) % {"count": len(log.entries)}
         return format_html('<p>{}</p><pre class="game-log">{}</pre>', summary, text)
+
+    # --- replays (games/verify.py) ------------------------------------------------------
+    @admin.display(description="Replay check", ordering="replay_check")
+    def replay_check_column(self, obj: Game) -> str:
+        if obj.replay_check == Game.ReplayCheck.OK:
+            return "✓"
+        if obj.replay_check == Game.ReplayCheck.MISMATCH:
+            return format_html(
+                '<strong class="replay-mismatch" style="color: var(--error-fg)" title="{}">⚠ MISMATCH</strong>',
+                obj.replay_problem,
+            )
+        if obj.replay_check == Game.ReplayCheck.NO_RECORD:
+            return "no log"
+        return "—"
+
+    @admin.display(description="Replay")
+    def replay_link(self, obj: Game) -> str:
+        if obj.status != Game.Status.FINISHED:
+            return "–"
+        try:
+            url = reverse("games:replay", args=[obj.pk])
+        except NoReverseMatch:  # the replay page is not in this deployment's URLs
+            return "–"
+        return format_html('<a href="{}">View replay</a>', url)
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):
+        # An alarm above the list: a game that does not replay as recorded means a
+        # bug in an engine, or a record changed after the game. On GET only, so an
+        # action's redirect does not show it twice.
+        if request.method == "GET":
+            count = Game.objects.filter(
+                status=Game.Status.FINISHED, replay_check=Game.ReplayCheck.MISMATCH
+            ).count()
+            if count:
+                url = (
+                    reverse("admin:games_game_changelist")
+                    + "?replay_check__exact="
+                    + Game.ReplayCheck.MISMATCH
+                )
+                text = (
+                    "1 game does not replay to its recorded result"
+                    if count == 1
+                    else f"{count} games do not replay to their recorded result"
+                )
+                messages.error(request, format_html('{}: <a href="{}">see them</a>.', text, url))
+        return super().changelist_view(request, extra_context)
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        # Results stay read-only for everyone (ReadOnlyMixin); checking and hiding
+        # replays is for the staff who hold the change permission on games.
+        return request.user.has_perm("games.change_game")
+
+    @admin.action(description="Check replays now", permissions=["moderate"])
+    def check_replays(self, request: HttpRequest, queryset) -> None:
+        finished = (
+            queryset.filter(status=Game.Status.FINISHED)
+            .select_related("log")
+            .prefetch_related("participations")
+        )
+        counts: Counter[str] = Counter(
+            verdict(record_check(game)) for game in finished.iterator(chunk_size=100)
+        )
+        mismatches = counts[Game.ReplayCheck.MISMATCH]
+        self.message_user(
+            request,
+            f"Checked {counts.total()} finished game(s): {counts[Game.ReplayCheck.OK]} replay as recorded, "
+            f"{mismatches} mismatch(es), {counts[Game.ReplayCheck.NO_RECORD]} without a log.",
+            messages.ERROR if mismatches else messages.SUCCESS,
+        )
+
+    @admin.action(description="Hide replays", permissions=["moderate"])
+    def hide_replays(self, request: HttpRequest, queryset) -> None:
+        count = queryset.update(replay_hidden=True)
+        self.message_user(request, f"Hid the replays of {count} game(s).", messages.SUCCESS)
+
+    @admin.action(description="Show replays", permissions=["moderate"])
+    def show_replays(self, request: HttpRequest, queryset) -> None:
+        count = queryset.update(replay_hidden=False)
+        self.message_user(request, f"Showed the replays of {count} game(s).", messages.SUCCESS)

@@ -29,6 +29,7 @@ import datetime
 import logging
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ from channels.consumer import AsyncConsumer
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
+from django import db
 from django.conf import settings
 from django.utils.translation import gettext_noop
 
@@ -45,6 +47,7 @@ from games.core.protocol import IllegalIntent
 from games.hub import hub
 from games.live import LiveGame, live_game_for
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
+from games.verify import NO_RECORD, record_check_of
 from games.wire import error_fragment
 
 log = logging.getLogger(__name__)
@@ -288,6 +291,8 @@ class LiveTable:
         game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
         log.info("game finished table=%s game=%s kind=%s", self.table_id, self.game_id, self.kind)
         await self.publish(self.live.render_results(game))
+        if game is not None:
+            self.host.check_replay(self.game_id)
 
     async def abort(self, reason: str) -> None:
         if self.done:
@@ -307,6 +312,14 @@ class GameHost:
         self.hub = hub()
         self.hub.host = self
         self.tables: dict[int, LiveTable] = {}
+        self.replay_checks: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
+
+    def check_replay(self, game_id: int) -> None:
+        """Rebuild a game just recorded from its log and store the verdict
+        (games/verify.py), off the table's actor and off the recording transaction."""
+        task = asyncio.create_task(_check_replay(game_id))
+        self.replay_checks.add(task)
+        task.add_done_callback(self.replay_checks.discard)
 
     async def dispatch(self, raw: dict[str, Any]) -> None:
         """Take a message off the layer: decoded into its declared type (a message of
@@ -357,6 +370,31 @@ class GameHost:
         self.tables[setup["table_id"]] = table
         table.task = asyncio.create_task(table.run())
         log.info("game started table=%s game=%s kind=%s", table.table_id, game_id, table.kind)
+
+
+# Replay checks run one at a time on a thread of their own: a long game's rebuild must
+# delay neither the event loop nor the database calls of the tables still playing,
+# which share database_sync_to_async's one thread.
+_REPLAY_CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay-check")
+
+
+def _record_check(game_id: int) -> list[str] | None:
+    try:
+        return record_check_of(game_id)
+    finally:
+        db.connection.close()  # games end now and then: no connection kept idle by this thread
+
+
+async def _check_replay(game_id: int) -> None:
+    try:
+        problems = await database_sync_to_async(
+            _record_check, thread_sensitive=False, executor=_REPLAY_CHECKS
+        )(game_id)
+    except Exception:
+        log.exception("game %s: the replay check failed", game_id)
+        return
+    if problems and problems != [NO_RECORD]:  # a game recorded with no log is no alarm
+        log.error("game %s does not replay to its recorded result: %s", game_id, "; ".join(problems))
 
 
 class GameHostConsumer(AsyncConsumer):

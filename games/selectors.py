@@ -97,6 +97,16 @@ def leaderboard_row(game: str, period: str, *, user_id: int) -> Row | None:
     return _row({**own, "position": better + 1})
 
 
+def recent_games(game: str, *, limit: int = 10) -> list[Game]:
+    """The latest finished games of ``game`` whose replays are public, newest first, with
+    their players: what the leaderboard's points came from, to watch again."""
+    return list(
+        Game.objects.filter(kind=game, status=Game.Status.FINISHED, replay_hidden=False)
+        .order_by("-ended_at", "-pk")
+        .prefetch_related("participations")[:limit]
+    )
+
+
 def chips_in_pots(user_id: int) -> int:
     """Chips the player staked in games still running: in the pot, not in their
     balance, and theirs again if the game is aborted or they win."""

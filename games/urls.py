@@ -11,4 +11,6 @@ urlpatterns = [
     path("tetriwar/pieces.css", views.tetriwar_pieces_css, name="tetriwar_pieces_css"),
     path("leaderboard/", views.leaderboard_index, name="leaderboard_index"),
     path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard"),
+    path("<int:game_id>/replay/", views.replay, name="replay"),
+    path("<int:game_id>/replay/at/", views.replay_at, name="replay_at"),
 ]

@@ -3,12 +3,15 @@ as it was recorded: the same outcome (places, scores, how it ended), the same nu
 per seat, at the same moment.
 
     problems = check(game)        # [] when the game replays to what was recorded
+    problems = record_check(game) # the same, and the verdict stored on the game
 
 ``manage.py verify_games`` runs it over stored games and records each verdict on the
 game (``Game.replay_check``), where the admin shows a mismatch as an alarm.
 """
 
 from __future__ import annotations
+
+from django.utils import timezone
 
 from games.core.outcome import Outcome
 from games.models import Game
@@ -57,3 +60,33 @@ def check(game: Game) -> list[str]:
             if now.get(key) != value:
                 problems.append(f"seat {p.seat}'s {key} is {now.get(key)}, not the recorded {value}")
     return problems
+
+
+def verdict(problems: list[str]) -> Game.ReplayCheck:
+    """What a check's problems say of the game."""
+    if not problems:
+        return Game.ReplayCheck.OK
+    if problems == [NO_RECORD]:
+        return Game.ReplayCheck.NO_RECORD  # an older game: nothing to compare, not a mismatch
+    return Game.ReplayCheck.MISMATCH
+
+
+def record_check(game: Game) -> list[str]:
+    """Check the game and store the verdict on it, in one UPDATE of its row (so a check
+    running beside the services never overwrites their fields); returns the problems."""
+    problems = check(game)
+    fields = {
+        "replay_check": verdict(problems),
+        "replay_problem": "\n".join(problems),
+        "replay_checked_at": timezone.now(),
+    }
+    Game.objects.filter(pk=game.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(game, name, value)
+    return problems
+
+
+def record_check_of(game_id: int) -> list[str] | None:
+    """``record_check`` of the game with this id, read afresh; None if there is none."""
+    game = Game.objects.select_related("log").prefetch_related("participations").filter(pk=game_id).first()
+    return None if game is None else record_check(game)

@@ -1,13 +1,18 @@
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+import math
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from games import selectors
+from games.core.outcome import Termination
+from games.models import Game
 from games.registry import GAMES, get_game
+from games.replays import Replay, recorded, replay_of
 from games.tetriwar.render import pieces_css
 
 # The rest of the family of RULES.md, named on the home page until each is playable.
@@ -72,5 +77,139 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
             "periods": selectors.PERIODS,
             "rows": rows,
             "own_row": own_row,
+            "recent": selectors.recent_games(spec.slug),
         },
     )
+
+
+# --- replays --------------------------------------------------------------------------------
+# A moment asked for is seconds after the start: no game lasts a day, and a longer number
+# is a mistake (or a probe), not a moment to clamp to the end.
+MOMENT_MAX_SECONDS = 24 * 3600
+
+
+class BadMoment(ValueError):
+    """A moment the replay cannot show, with the words that say why."""
+
+
+def _get_replayed_game(request: HttpRequest, game_id: int) -> Game:
+    """A finished game whose replay the viewer may watch: anyone, as anyone may spectate,
+    unless an admin hid it (then staff alone). Anything else is a page that is not there."""
+    game = Game.objects.select_related("log", "table").filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None or game.kind not in GAMES or (game.replay_hidden and not request.user.is_staff):
+        raise Http404("No replay of such a game.")
+    return game
+
+
+def _seconds(text: str) -> float:
+    if len(text) > 24:
+        raise BadMoment("t is a number of seconds after the start, such as t=12.5.")
+    try:
+        t = float(text)
+    except ValueError:
+        raise BadMoment("t is a number of seconds after the start, such as t=12.5.") from None
+    if not math.isfinite(t) or t < 0:
+        raise BadMoment("t is a number of seconds from 0, the start of the game.")
+    if t > MOMENT_MAX_SECONDS:
+        raise BadMoment(f"t is at most {MOMENT_MAX_SECONDS} seconds: no game lasts longer.")
+    return t
+
+
+def _asked_moment(query, replay: Replay) -> tuple[float, int | None]:
+    """``(t, i)`` from ``?t=<seconds>`` (past the end: the end) or ``?i=<moment number>``."""
+    if "t" in query and "i" in query:
+        raise BadMoment("Ask for a time (t) or a moment (i), not both.")
+    if "i" in query:
+        text, count = query["i"], len(replay.moments)
+        if not (text.isascii() and text.isdigit() and len(text) <= 9) or int(text) >= count:
+            raise BadMoment(
+                f"i is the number of one of the game's {count} moments, from 0 to {count - 1}."
+                if count else "This game has no moments to step to."
+            )
+        i = int(text)
+        return replay.moments[i].t, i
+    return replay.clamp(_seconds(query.get("t", "0"))), None
+
+
+def _replay_players(game: Game) -> list:
+    return sorted(game.participations.all(), key=lambda p: (p.place is None, p.place or 0, p.seat))
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game played back in the boards of its table, from its input log."""
+    game = _get_replayed_game(request, game_id)
+    spec = GAMES[game.kind]
+    try:
+        termination = Termination(game.termination).words
+    except ValueError:
+        termination = ""
+    context = {
+        "game": game, "spec": spec, "players": _replay_players(game), "termination": termination
+    }
+    record = recorded(game)
+    if record is None:
+        return render(request, "games/replay.html", context)
+    replay = replay_of(record)
+    try:
+        t, moment = _asked_moment(request.GET, replay)
+    except BadMoment:
+        t, moment = 0.0, None  # a page opened with a mistaken link starts at the start
+    frame = replay.render_moment(moment) if moment is not None else replay.render(t)
+    context.update(_replay_context(replay, t, moment if moment is not None else replay.moment_before(t)), frame=frame)
+    return render(request, "games/replay.html", context)
+
+
+REPLAY_SPEEDS = (("0.5", "1"), ("1", "2"), ("2", "3"), ("4", "4"))  # (speed, its key)
+MARK_KINDS = (("clear", "line clears"), ("bomb", "bombs"), ("out", "topped out"), ("left", "left the game"))
+MOMENTS_LISTED = 500  # the list under the boards; the seek bar and the keys reach every moment
+
+
+def _clock(t: float, tenths: bool = True) -> str:
+    minutes, seconds = divmod(t, 60)
+    return f"{int(minutes)}:{seconds:04.1f}" if tenths else f"{int(minutes)}:{int(seconds):02d}"
+
+
+def _replay_context(replay: Replay, t: float, moment: int) -> dict:
+    """The controls' numbers: the seek bar's marks (one a tenth of a percent and kind, so a
+    long game's thousands of moves stay a few hundred marks), the moments listed, and what
+    the page's script knows of them."""
+    moments = replay.moments
+    duration = replay.duration or 1.0
+    marks: dict[tuple[float, str], dict] = {}
+    for m in moments:
+        key = (round(100 * m.t / duration, 1), m.kind)
+        if key in marks:
+            marks[key]["more"] += 1
+        else:
+            marks[key] = {"at": key[0], "kind": m.kind, "label": f"{_clock(m.t, False)} {m.label}", "more": 0}
+    for mark in marks.values():
+        mark["title"] = mark["label"] + (f" (and {mark['more']} more)" if mark["more"] else "")
+    shown = [{"t": m.t, "clock": _clock(m.t, False), "label": m.label} for m in moments[:MOMENTS_LISTED]]
+    return {
+        "replay": replay, "t": t, "moment": moment,
+        "t_text": _clock(t), "duration_text": _clock(replay.duration),
+        "speeds": REPLAY_SPEEDS,
+        "marks": list(marks.values()),
+        "legend": () if replay.turn_based else MARK_KINDS,
+        "caption": moments[moment].label if moment >= 0 else "The start.",
+        "moments": moments, "moments_shown": shown, "moments_more": len(moments) > MOMENTS_LISTED,
+        "moments_data": [[m.t, m.label] for m in moments],
+    }
+
+
+@require_GET
+def replay_at(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One frame of a replay: ``{"t": seconds, "moment": number of the last moment by
+    then (-1: none), "html": the #game region}``, at ``?t=<seconds>`` or ``?i=<moment>``."""
+    game = _get_replayed_game(request, game_id)
+    record = recorded(game)
+    if record is None:
+        raise Http404("This game's replay is not available.")
+    replay = replay_of(record)
+    try:
+        t, moment = _asked_moment(request.GET, replay)
+    except BadMoment as err:
+        return JsonResponse({"error": str(err)}, status=400)
+    html = replay.render_moment(moment) if moment is not None else replay.render(t)
+    return JsonResponse({"t": t, "moment": moment if moment is not None else replay.moment_before(t), "html": html})

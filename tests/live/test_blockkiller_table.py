@@ -128,13 +128,16 @@ async def test_a_hand_reaches_its_player_alone(host, opponent, third, outsider, 
     p1, p2, p3, spectator = await started(table, (host, opponent, third, outsider), fake_clock, hands=None)
     engine(table).setup(hands=HANDS, turn=1)
     await p1.send_json_to({"intent": "resync"})
-    mine = [m for m in await received(p1) if 'id="bk-hand"' in m]
-    assert mine and 'data-card="72"' in mine[-1] and 'data-card="90"' in mine[-1]
-    await play(p1, ATTACK[:3])
-    assert any('id="bk-hand"' in m and 'data-card="72"' not in m for m in await received(p1))
+    mine = await receive_until(p1, r'(?s)id="bk-hand".*data-card="72"')
+    assert 'data-card="90"' in mine
+    seq = await play(p1, ATTACK[:3])  # the attack named, the garbage stacked, an I entered
+    hand = await receive_until(p1, r'(?s)id="bk-hand".*Block cards <span class="muted">\(1\)')
+    assert 'data-card="72"' not in hand and 'data-card="60"' in hand  # the O is left
+    await receive_until(spectator, rf"a1:{seq - 1}\b")
     for ws in (p2, p3, spectator):
         assert not any('data-card="72"' in m or 'data-card="90"' in m for m in await received(ws))
     await spectator.send_json_to({"intent": "resync"})
+    await receive_until(spectator, 'id="game"')
     assert not any('id="bk-hand" class' in m and "data-card" in m for m in await received(spectator))
 
 
