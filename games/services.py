@@ -180,7 +180,6 @@ def _settle(game: Game, parts: list[Participation], outcome: Outcome) -> None:
             p.chips_delta += chips
 
 
-@transaction.atomic
 def packed_log(finished: FinishedGame) -> bytes:
     """The log a replay reads: exact times, the engine's clock at the start and the end."""
     log = finished.log.log if isinstance(finished.log, Rows) else finished.log
@@ -189,6 +188,7 @@ def packed_log(finished: FinishedGame) -> bytes:
     return log.pack(*finished.clock)
 
 
+@transaction.atomic
 def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
     """Record a game's end: its outcome, points, chips and the log, in one transaction.
     Returns the game, or None if it had already ended (nothing changes then)."""

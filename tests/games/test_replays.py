@@ -54,3 +54,22 @@ def test_a_game_without_a_packed_log_says_so(host):
     game = recorded_bots_game(host, "viertris", seed=7)
     GameLog.objects.filter(game=game).update(data=b"")
     assert check(Game.objects.select_related("log").get(pk=game.pk)) == [NO_RECORD]
+
+
+def test_a_failure_while_recording_leaves_nothing_half_written(host, monkeypatch):
+    """Results, chips and the log are written in one transaction: a failure on the way
+    (here, packing the log) leaves the game running and its seats untouched."""
+    table = services.practice_create(player=ref(host), game="viertris")
+    services.table_start(table_id=table.pk, player=ref(host))
+    game = Game.objects.get(table=table)
+    live = bots_game(GAMES["viertris"], seed=3, setup=setup_of(game))
+
+    def broken(finished):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(game_services, "packed_log", broken)
+    with pytest.raises(RuntimeError):
+        game_services.game_finish(game_id=game.pk, finished=live.finished_game())
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert list(game.participations.values_list("place", flat=True)) == [None, None]
