@@ -27,10 +27,12 @@ install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
 
+# Chromium, and a font with Chinese characters: the browser tests see the pages in
+# Chinese as a reader does (without one, every character would be the same blank box).
 chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
-		echo "Installing Debian's Chromium for the browser tests…"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium >/dev/null; \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/truetype/wqy ]; then \
+		echo "Installing Debian's Chromium and a CJK font for the browser tests…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; \
 	fi
 
 gettext:

@@ -2,7 +2,7 @@
 
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
-                         [--no-floor]
+                         [--languages L] [--no-floor]
 
 Embedded (the default): starts one Daphne process (SQLite in a temporary file, the
 in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
@@ -49,6 +49,12 @@ key-down, and ``keydown_to_own_fragment_p50_ms``/``_p99_ms`` are the percentiles
 them all (the same figures as ``p50_ms``/``p99_ms``, under the name of the key
 protocol). Now and then it presses Enter while its bomb store is not
 empty. Between games (no piece to move) nothing is sent (``intents_skipped``).
+
+``--languages en,de,zh-hans`` (default ``en``, the site's language alone) spreads the
+sockets over those languages, in turn (socket 5t + s of table t reads language
+(5t + s) mod the count): each socket's WebSocket handshake carries the language menu's
+cookie, so the server renders every change once per language present at the table.
+The bots read their boards by markup, not words, in any language.
 
 Prints ``name: value`` lines; ``lines_cleared_total`` adds up every player's final
 Lines count (from its ``score-{seat}`` fragment), over every game. Latency is measured
@@ -151,10 +157,13 @@ def _seat_patterns(seat: int) -> dict[str, re.Pattern]:
         "piece": re.compile(
             rf'<div id="piece-{seat}" class="pc (?:none"|([IOJLSZT]) r(\d)" style="--x:(-?\d+);--y:(-?\d+)")'
         ),
-        "next": re.compile(rf'<div id="next-{seat}" class="next" aria-label="Next: ([A-Z ]*)"'),
-        "store": re.compile(rf'<div id="bombs-{seat}" class="store" aria-label="Bomb store: ([^"]*)"'),
+        # The words around them are in the socket's language (--languages): the preview's
+        # pieces end its label, a store holds bombs if its first child is one, and Lines is
+        # the third number of a score.
+        "next": re.compile(rf'<div id="next-{seat}" class="next" aria-label="[^"]*?((?:[IOJLSZT] ?)*)"'),
+        "store": re.compile(rf'<div id="bombs-{seat}" class="store" aria-label="[^"]*"(?: hx-swap-oob="true")?>(<span)?'),
         "control": re.compile(rf'<div id="control-{seat}" class="flag( on)?"'),
-        "score": re.compile(rf'<dl id="score-{seat}" class="stats".*?<dt>Lines</dt><dd>(\d+)</dd>'),
+        "score": re.compile(rf'<dl id="score-{seat}" class="stats".*?<dd>\d+</dd>.*?<dd>\d+</dd>.*?<dd>(\d+)</dd>'),
     }
 
 
@@ -217,7 +226,7 @@ class Bot:
             self.piece_no += 1
         m = rx["store"].search(message)
         if m is not None:
-            self.store = m.group(1) != "empty"
+            self.store = m.group(1) is not None
         m = rx["control"].search(message)
         if m is not None:
             self.reversed = m.group(1) is not None
@@ -376,30 +385,41 @@ def login(username: str):
     return user, ref, f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
 
 
-def prepare(tables: int, env: dict[str, str]) -> list[dict]:
+def prepare(tables: int, env: dict[str, str], languages: tuple[str, ...] = ()) -> list[dict]:
     """Users, sessions and ready tables, written before the servers start."""
     django_setup(env)
-    return make_tables(tables)
+    return make_tables(tables, languages)
 
 
-def make_tables(tables: int) -> list[dict]:
-    """N TetriWar tables of four seated, ready players, and a fifth user to watch each."""
+def make_tables(tables: int, languages: tuple[str, ...] = ()) -> list[dict]:
+    """N TetriWar tables of four seated, ready players, and a fifth user to watch each;
+    their sockets' cookies (``ws_cookies``) name ``languages`` in turn (none: the
+    site's language, no cookie)."""
+    from django.conf import settings
+
     from lobby import services
 
     setups = []
     for t in range(tables):
         cookies = []
+        ws_cookies = []
         refs = []
         for s in range(5):  # 4 players and a spectator
             _user, ref, cookie = login(f"bench{t}_{s}")
             cookies.append(cookie)
+            language = languages[(5 * t + s) % len(languages)] if languages else settings.LANGUAGE_CODE
+            if language not in dict(settings.LANGUAGES):
+                raise SystemExit(f"--languages: the site does not speak {language!r}")
+            ws_cookies.append(
+                cookie if language == settings.LANGUAGE_CODE else f"{cookie}; {settings.LANGUAGE_COOKIE_NAME}={language}"
+            )
             refs.append(ref)
         table = services.table_create(player=refs[0], game="tetriwar", options=OPTIONS, seats_total=4)
         for seat in (2, 3, 4):
             services.seat_take(table_id=table.pk, player=refs[seat - 1], number=seat)
         for seat in (1, 2, 3, 4):
             services.seat_ready(table_id=table.pk, player=refs[seat - 1], ready=True)
-        setups.append({"table": table.pk, "cookies": cookies, "address": source_address(t)})
+        setups.append({"table": table.pk, "cookies": cookies, "ws_cookies": ws_cookies, "address": source_address(t)})
     return setups
 
 
@@ -1032,10 +1052,10 @@ class Room:
                 bot = Bot(seat, self.level, random.Random(self.rng.random()))
                 stats.bots.append(bot)
                 self.tasks.append(asyncio.create_task(player(
-                    urls[seat - 1], setup["cookies"][seat - 1], origins[seat - 1], bot, self.rate, self.window,
+                    urls[seat - 1], setup["ws_cookies"][seat - 1], origins[seat - 1], bot, self.rate, self.window,
                     stats, random.Random(self.rng.random()), started, gate, address, track)))
             self.tasks.append(asyncio.create_task(spectator(
-                urls[4], setup["cookies"][4], origins[4], self.window, stats, gate,
+                urls[4], setup["ws_cookies"][4], origins[4], self.window, stats, gate,
                 self.on_results(t, setup) if self.cycle else None, address, track)))
 
         # Every socket open (and its seat known to the server) before any game starts.
@@ -1172,7 +1192,12 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the server's database (SQLite) and logs")
     parser.add_argument("--no-floor", action="store_true",
                         help="do not run bench/floor.py (same tables, rate and seconds) after the live run")
+    parser.add_argument("--languages", default="en",
+                        help="the sockets' languages, spread over them in turn (e.g. en,de,zh-hans)")
     args = parser.parse_args()
+    languages = tuple(code.strip() for code in args.languages.split(",") if code.strip())
+    if not languages:
+        parser.error("--languages names at least one language")
     shards = args.shards or ((args.workers or 2) if args.scale_out else 1)
     if args.workers < 0 or shards < 1:
         parser.error("--shards must be at least 1, --workers at least 0")
@@ -1190,7 +1215,7 @@ def main() -> None:
             scratch.create()
             flush_redis(redis_url)
         env = server_env(tmp, database_url=scratch.url if scratch else "", redis_url=redis_url, shards=shards)
-        setups = prepare(args.tables, env)
+        setups = prepare(args.tables, env, languages)
         ports = [free_port() for _ in range(2 if args.scale_out else 1)]
         hosting = args.scale_out and not args.workers  # the Daphnes host the tables
         if args.scale_out:
@@ -1239,6 +1264,7 @@ def main() -> None:
         print(f"shards: {shards}")
         print(f"workers: {args.workers}")
         print(f"sockets_routed_to_host: {str(hosting).lower()}")
+    print(f"languages: {','.join(languages)}")
     print(f"seconds: {args.seconds}")
     print(f"minutes_per_game: {args.minutes}")
     print(f"players: {args.tables * 4}")

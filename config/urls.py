@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+import functools
+import hashlib
 import ipaddress
 
+from django.conf import settings
 from django.contrib import admin
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django.utils import translation
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import etag, require_GET
+from django.views.i18n import JavaScriptCatalog
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from config import metrics as site_metrics
@@ -39,6 +44,35 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(static("img/favicon.svg"))
 
 
+@functools.cache
+def _javascript_catalog(lang: str) -> tuple[str, str]:
+    """The scripts' words in ``lang`` (the djangojs catalogues, locale/*/LC_MESSAGES/
+    djangojs.po) as Django's JavaScriptCatalog writes them, with their hash: built once
+    per process and language, as the catalogues change only with a deploy. ``packages``
+    names one app without a catalogue of its own, so only LOCALE_PATHS is read (not the
+    admin's scripts' words)."""
+    with translation.override(lang):
+        response = JavaScriptCatalog(packages=["games"]).get(None)
+    text = response.content.decode()
+    return text, hashlib.sha256(response.content).hexdigest()[:16]
+
+
+@require_GET
+@cache_control(public=True, max_age=3600)
+@etag(lambda request, lang: _javascript_catalog(lang)[1] if lang in LANGUAGE_CODES else None)
+def javascript_catalog(request: HttpRequest, lang: str) -> HttpResponse:
+    """``gettext()``, ``ngettext()``, ``interpolate()`` for static/js in ``lang``, loaded by
+    templates/base.html before the site's scripts (a file, as the Content-Security-Policy
+    allows no inline script). The language is in the address, so a browser's cached copy
+    never answers for another."""
+    if lang not in LANGUAGE_CODES:
+        raise Http404
+    return HttpResponse(_javascript_catalog(lang)[0], content_type="text/javascript; charset=utf-8")
+
+
+LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
+
 def _is_loopback(address: str | None) -> bool:
     try:
         ip = ipaddress.ip_address(address or "")
@@ -51,6 +85,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics, name="metrics"),
     path("favicon.ico", favicon, name="favicon"),
+    path("jsi18n/<str:lang>.js", javascript_catalog, name="javascript_catalog"),
     path("", game_views.home, name="home"),
     path("games/", include("games.urls")),
     path("leaderboard/", game_views.leaderboard_index),

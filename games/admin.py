@@ -142,20 +142,21 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         return format_html('<p>{}</p><pre class="game-log">{}</pre>', summary, text)
 
     # --- replays (games/verify.py) ------------------------------------------------------
-    @admin.display(description="Replay check", ordering="replay_check")
+    @admin.display(description=_("Replay check"), ordering="replay_check")
     def replay_check_column(self, obj: Game) -> str:
         if obj.replay_check == Game.ReplayCheck.OK:
             return "✓"
         if obj.replay_check == Game.ReplayCheck.MISMATCH:
             return format_html(
-                '<strong class="replay-mismatch" style="color: var(--error-fg)" title="{}">⚠ MISMATCH</strong>',
+                '<strong class="replay-mismatch" style="color: var(--error-fg)" title="{}">⚠ {}</strong>',
                 obj.replay_problem,
+                gettext("MISMATCH"),
             )
         if obj.replay_check == Game.ReplayCheck.NO_RECORD:
-            return "no log"
+            return gettext("no log")
         return "—"
 
-    @admin.display(description="Replay")
+    @admin.display(description=_("Replay"))
     def replay_link(self, obj: Game) -> str:
         if obj.status != Game.Status.FINISHED:
             return "–"
@@ -163,7 +164,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
             url = reverse("games:replay", args=[obj.pk])
         except NoReverseMatch:  # the replay page is not in this deployment's URLs
             return "–"
-        return format_html('<a href="{}">View replay</a>', url)
+        return format_html('<a href="{}">{}</a>', url, gettext("View replay"))
 
     def changelist_view(self, request: HttpRequest, extra_context=None):
         # An alarm above the list: a game that does not replay as recorded means a
@@ -179,12 +180,12 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
                     + "?replay_check__exact="
                     + Game.ReplayCheck.MISMATCH
                 )
-                text = (
-                    "1 game does not replay to its recorded result"
-                    if count == 1
-                    else f"{count} games do not replay to their recorded result"
-                )
-                messages.error(request, format_html('{}: <a href="{}">see them</a>.', text, url))
+                text = ngettext(
+                    "%(count)d game does not replay to its recorded result",
+                    "%(count)d games do not replay to their recorded result",
+                    count,
+                ) % {"count": count}
+                messages.error(request, format_html('{}: <a href="{}">{}</a>.', text, url, gettext("see them")))
         return super().changelist_view(request, extra_context)
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
@@ -192,7 +193,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         # replays is for the staff who hold the change permission on games.
         return request.user.has_perm("games.change_game")
 
-    @admin.action(description="Check replays now", permissions=["moderate"])
+    @admin.action(description=_("Check replays now"), permissions=["moderate"])
     def check_replays(self, request: HttpRequest, queryset) -> None:
         finished = (
             queryset.filter(status=Game.Status.FINISHED)
@@ -205,17 +206,30 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         mismatches = counts[Game.ReplayCheck.MISMATCH]
         self.message_user(
             request,
-            f"Checked {counts.total()} finished game(s): {counts[Game.ReplayCheck.OK]} replay as recorded, "
-            f"{mismatches} mismatch(es), {counts[Game.ReplayCheck.NO_RECORD]} without a log.",
+            gettext(
+                "Checked %(count)d finished game(s): %(ok)d replay as recorded, %(mismatches)d mismatch(es), "
+                "%(missing)d without a log."
+            ) % {
+                "count": counts.total(), "ok": counts[Game.ReplayCheck.OK], "mismatches": mismatches,
+                "missing": counts[Game.ReplayCheck.NO_RECORD],
+            },
             messages.ERROR if mismatches else messages.SUCCESS,
         )
 
-    @admin.action(description="Hide replays", permissions=["moderate"])
+    @admin.action(description=_("Hide replays"), permissions=["moderate"])
     def hide_replays(self, request: HttpRequest, queryset) -> None:
         count = queryset.update(replay_hidden=True)
-        self.message_user(request, f"Hid the replays of {count} game(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            gettext("Hid the replays of %(count)d game(s).") % {"count": count},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Show replays", permissions=["moderate"])
+    @admin.action(description=_("Show replays"), permissions=["moderate"])
     def show_replays(self, request: HttpRequest, queryset) -> None:
         count = queryset.update(replay_hidden=False)
-        self.message_user(request, f"Showed the replays of {count} game(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            gettext("Showed the replays of %(count)d game(s).") % {"count": count},
+            messages.SUCCESS,
+        )

@@ -20,6 +20,13 @@ another process, comes on the shard's channel, ``game-host-<shard>``:
 
 Consumers never hold game state: they forward intents here and relay what the host
 publishes.
+
+Every fragment is rendered in the site's language, and again in each other language
+that a socket of the table reads (the hub knows them, games/hub.py): once per language
+present, not once per socket, and only once when everybody reads the site's language.
+What one socket alone gets (a refusal, a resync, a seat's private fragments) is
+rendered in that socket's language. A broadcast's version and acks are the same in
+every language.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import datetime
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +47,7 @@ from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django import db
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
@@ -138,8 +147,11 @@ class LiveTable:
     # --- the actor loop ---------------------------------------------------------------
     async def run(self) -> None:
         LIVE_TABLES.inc()
+        # This task's own language, whatever the task that started it read: the site's.
+        translation.activate(settings.LANGUAGE_CODE)
         try:
-            await self.publish(self.live.render_full(self.now(), self.start_at))
+            now = self.now()
+            await self.publish_rendered(lambda: self.live.render_full(now, self.start_at))
             while not self.done:
                 deadline = self.next_deadline()
                 timeout = None if deadline is None else max(0.0, deadline - self.now())
@@ -175,7 +187,7 @@ class LiveTable:
         if not self.started and now >= self.start_at:
             self.started = True
             self.live.begin(self.start_at)
-            await self.publish(self.live.render_full(now, self.start_at))
+            await self.publish_rendered(lambda: self.live.render_full(now, self.start_at))
         events: list[Any] = []
         acks: list[tuple[int, int]] = []
         for message in batch:
@@ -192,14 +204,21 @@ class LiveTable:
             events.extend(self.forfeit_the_gone(now))
         html = self.live.render_events(events)
         if html:
-            await self.publish(html, acks)
+            # The same change in the other languages read at the table, if any (the
+            # adapter remembered what it showed as it rendered it the first time).
+            await self.publish(html, acks, self.translations(lambda: self.live.rerender_events(events)))
             if arrived is not None:
                 self.latency.observe(time.perf_counter() - arrived)
         if events:
             for seat, private in self.live.private_fragments(events).items():
                 conn = self.connections.get(seat)
+                by_language = {settings.LANGUAGE_CODE: private}
                 for channel in sorted(conn.sockets) if conn is not None else ():
-                    await self.reply(channel, private)
+                    language = self.host.hub.language(channel)
+                    if language not in by_language:
+                        with translation.override(language):
+                            by_language[language] = self.live.render_private(seat)
+                    await self.reply(channel, by_language[language])
         if self.started and self.live.finished and not self.done:
             await self.finish()
 
@@ -218,7 +237,8 @@ class LiveTable:
             events.extend(self.live.apply(message.seat, message.intent, now))
         except IllegalIntent as err:
             if message.reply:
-                await self.reply(message.reply, error_fragment(err.message, err.code))
+                words, code = err.message, err.code
+                await self.reply_rendered(message.reply, lambda: error_fragment(words, code))
             return
         if message.seq is not None:
             acks.append((message.seat, message.seq))
@@ -229,11 +249,9 @@ class LiveTable:
             conn.sockets.add(message.reply)
             conn.gone_since = None
         if message.reply:
-            await self.reply(message.reply, self.versioned(self.live.render_full(now, self.start_at)))
+            await self.reply_rendered(message.reply, lambda: self.versioned(self.live.render_full(now, self.start_at)))
             if self.started and message.seat in self.connections:
-                private = self.live.render_private(message.seat)
-                if private:
-                    await self.reply(message.reply, private)
+                await self.reply_rendered(message.reply, lambda: self.live.render_private(message.seat))
 
     async def on_gone(self, message: messages.Gone, now: float, events: list, acks: list) -> None:
         conn = self.connections.get(message.seat)
@@ -266,6 +284,13 @@ class LiveTable:
     async def reply(self, channel: str, html: str) -> None:
         await self.host.hub.reply(channel, html)
 
+    async def reply_rendered(self, channel: str, render: Callable[[], str]) -> None:
+        """What ``render`` returns, rendered in the socket's language, to that socket alone
+        (nothing if it is empty)."""
+        html = in_language(self.host.hub.language(channel), render)
+        if html:
+            await self.reply(channel, html)
+
     def forfeit_the_gone(self, now: float) -> list[Any]:
         events: list[Any] = []
         for seat, conn in self.connections.items():
@@ -281,16 +306,37 @@ class LiveTable:
         head = f"<!--v{self.version}" + "".join(f" a{seat}:{seq}" for seat, seq in acks)
         return head + "-->" + html
 
-    async def publish(self, html: str, acks: list[tuple[int, int]] = ()) -> None:
+    def translations(self, render: Callable[[], str]) -> dict[str, str] | None:
+        """What ``render`` returns in each language other than the site's that the
+        table's sockets read; None when they all read the site's (most tables)."""
+        languages = self.host.hub.languages(self.table_id)
+        if not languages:
+            return None
+        return {language: in_language(language, render) for language in sorted(languages)}
+
+    async def publish(
+        self, html: str, acks: list[tuple[int, int]] = (), translations: dict[str, str] | None = None
+    ) -> None:
+        """One broadcast: ``html`` in the site's language, and ``translations`` of it, all
+        under one version and the same acks."""
         self.version += 1
-        await self.host.hub.publish(self.table_id, self.versioned(html, acks))
+        head = self.versioned("", acks)
+        await self.host.hub.publish(
+            self.table_id,
+            head + html,
+            {language: head + text for language, text in translations.items()} if translations else None,
+        )
+
+    async def publish_rendered(self, render: Callable[[], str]) -> None:
+        """A broadcast of what ``render`` returns, in every language read at the table."""
+        await self.publish(render(), (), self.translations(render))
 
     async def finish(self) -> None:
         self.done = True
         finished = self.live.finished_game()
         game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
         log.info("game finished table=%s game=%s kind=%s", self.table_id, self.game_id, self.kind)
-        await self.publish(self.live.render_results(game))
+        await self.publish_rendered(lambda: self.live.render_results(game))
         if game is not None:
             self.host.check_replay(self.game_id)
 
@@ -302,7 +348,7 @@ class LiveTable:
         log.warning(
             "game aborted table=%s game=%s kind=%s reason=%r", self.table_id, self.game_id, self.kind, reason
         )
-        await self.publish(type(self.live).render_aborted(reason))
+        await self.publish_rendered(lambda: type(self.live).render_aborted(reason))
 
 
 class GameHost:
@@ -342,7 +388,11 @@ class GameHost:
         if table is None:
             if type(message) is messages.Intent and message.reply:
                 await self.hub.reply(
-                    message.reply, error_fragment("No game is running at this table.", "NO_GAME")
+                    message.reply,
+                    in_language(
+                        self.hub.language(message.reply),
+                        lambda: error_fragment("No game is running at this table.", "NO_GAME"),
+                    ),
                 )
             return
         if type(message) is messages.Intent:
@@ -364,12 +414,26 @@ class GameHost:
             )
             reason = gettext_noop("The game could not start; stakes were returned.")
             await database_sync_to_async(services.game_abort)(game_id=game_id, reason=reason)
-            await self.hub.publish(setup["table_id"], error_fragment(reason, "NOT_STARTED"))
+            languages = self.hub.languages(setup["table_id"])
+            await self.hub.publish(
+                setup["table_id"],
+                in_language(settings.LANGUAGE_CODE, lambda: error_fragment(reason, "NOT_STARTED")),
+                {code: in_language(code, lambda: error_fragment(reason, "NOT_STARTED")) for code in languages},
+            )
             return
         table = LiveTable(self, setup["table_id"], game_id, live)
         self.tables[setup["table_id"]] = table
         table.task = asyncio.create_task(table.run())
         log.info("game started table=%s game=%s kind=%s", table.table_id, game_id, table.kind)
+
+
+def in_language(language: str, render: Callable[[], str]) -> str:
+    """What ``render`` returns in ``language``. The host's tasks read the site's
+    language (``LiveTable.run``), so that one costs no switch."""
+    if language == translation.get_language():
+        return render()
+    with translation.override(language):
+        return render()
 
 
 # Replay checks run one at a time on a thread of their own: a long game's rebuild must

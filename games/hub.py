@@ -20,6 +20,14 @@ and the channel layer, through its public API only, carries what must cross:
   nobody watches from elsewhere costs the layer nothing;
 - the page's own messages (seat panel, spectator count, lobby rows) keep the groups
   of lobby/broadcast.py, from any process, as before.
+
+Each socket reads one language (lobby/ws.py, from its account, cookie or browser). The
+hub knows the language of every socket of the tables hosted here, in this process
+(``attach``) or in another (the ``languages`` of a ``Watch``), so the host renders a
+change once per language present at the table, and each socket gets its own: the site's
+language (``DEFAULT_LANGUAGE``) as before, and any other from the ``translations`` beside
+it. A table read only in the site's language costs what it always did. Sockets elsewhere
+join the group of their language, ``play-<table>`` or ``play-<table>.<language>``.
 """
 
 from __future__ import annotations
@@ -51,9 +59,12 @@ class Host(Protocol):
     async def accept(self, message: messages.HostMessage) -> None: ...
 
 
-def play_group(table_id: int) -> str:
-    """The layer group of a table's sockets in processes that do not host it."""
-    return f"play-{table_id}"
+def play_group(table_id: int, language: str | None = None) -> str:
+    """The layer group of a table's sockets in processes that do not host it, for one
+    language (None: the site's)."""
+    if language is None or language == settings.LANGUAGE_CODE:
+        return f"play-{table_id}"
+    return f"play-{table_id}.{language}"
 
 
 class Hub:
@@ -66,10 +77,14 @@ class Hub:
         # tables hosted elsewhere (fragments through the layer).
         self.tables: dict[int, dict[str, Relay]] = {}  # table id → channel → relay
         self.relays: dict[str, Relay] = {}  # every socket of a table hosted here, for replies
-        self.away: dict[int, set[str]] = {}  # table id → channels watching it from here
+        self.away: dict[int, dict[str, str]] = {}  # table id → channel watching it from here → language
         self.refresher: asyncio.Task | None = None
         # Tables hosted here: the sockets of other processes that watch them.
         self.watchers: dict[int, dict[str, float]] = {}  # table id → channel → expiry
+        # Sockets of tables hosted here, in this process or another, that read another
+        # language than the site's; and, per table, how many of this process's do, by language.
+        self.language_of: dict[str, str] = {}  # channel → language
+        self.local_languages: dict[int, dict[str, int]] = {}  # table id → language → sockets
         self.next_sweep = 0.0
         self.outbox: deque[tuple[str, dict[str, Any]]] = deque()
         self.sender: asyncio.Task | None = None
@@ -78,17 +93,22 @@ class Hub:
     def hosts(self, table_id: int) -> bool:
         return shard_of(table_id) in self.hosted
 
-    async def attach(self, table_id: int, channel: str, relay: Relay) -> None:
-        """A socket of this process shows the table: its fragments come from the host
-        in hand if the table is hosted here, else through the layer (and the host is
-        told that it watches)."""
+    async def attach(self, table_id: int, channel: str, relay: Relay, language: str | None = None) -> None:
+        """A socket of this process shows the table, in ``language`` (None: the site's):
+        its fragments come from the host in hand if the table is hosted here, else
+        through the layer (and the host is told that it watches, and in what language)."""
+        language = language or settings.LANGUAGE_CODE
         if self.hosts(table_id):
             self.tables.setdefault(table_id, {})[channel] = relay
             self.relays[channel] = relay
+            if language != settings.LANGUAGE_CODE:
+                self.language_of[channel] = language
+                counts = self.local_languages.setdefault(table_id, {})
+                counts[language] = counts.get(language, 0) + 1
             return
-        await self.layer.group_add(play_group(table_id), channel)
-        self.away.setdefault(table_id, set()).add(channel)
-        await self.send(messages.Watch(table_id=table_id, channels=[channel]))
+        await self.layer.group_add(play_group(table_id, language), channel)
+        self.away.setdefault(table_id, {})[channel] = language
+        await self.send(watch_message(table_id, {channel: language}))
         if self.refresher is None or self.refresher.done():
             self.refresher = asyncio.get_running_loop().create_task(self._refresh())
 
@@ -98,13 +118,21 @@ class Hub:
             if not members:
                 del self.tables[table_id]
             self.relays.pop(channel, None)
+            language = self.language_of.pop(channel, None)
+            if language is not None:
+                counts = self.local_languages[table_id]
+                counts[language] -= 1
+                if not counts[language]:
+                    del counts[language]
+                    if not counts:
+                        del self.local_languages[table_id]
             return
         away = self.away.get(table_id)
         if away is not None and channel in away:
-            away.discard(channel)
+            language = away.pop(channel)
             if not away:
                 del self.away[table_id]
-            await self.layer.group_discard(play_group(table_id), channel)
+            await self.layer.group_discard(play_group(table_id, language), channel)
             await self.send(messages.Unwatch(table_id=table_id, channels=[channel]))
 
     async def _refresh(self) -> None:
@@ -112,7 +140,7 @@ class Hub:
             await asyncio.sleep(WATCH_SECONDS)
             for table_id, channels in list(self.away.items()):
                 try:
-                    await self.send(messages.Watch(table_id=table_id, channels=sorted(channels)))
+                    await self.send(watch_message(table_id, channels))
                 except Exception:
                     log.exception("telling table %s's host who watches it failed", table_id)
 
@@ -136,9 +164,11 @@ class Hub:
         if type(message) is messages.Watch:
             for channel in message.channels:
                 watchers[channel] = now + WATCH_EXPIRY
+            self.language_of.update(message.languages)
         else:
             for channel in message.channels:
                 watchers.pop(channel, None)
+                self.language_of.pop(channel, None)
         if not watchers:
             del self.watchers[message.table_id]
         if now >= self.next_sweep:  # forget the sockets of processes that went silent
@@ -146,16 +176,49 @@ class Hub:
             for table_id, found in list(self.watchers.items()):
                 for channel in [c for c, expiry in found.items() if expiry <= now]:
                     del found[channel]
+                    self.language_of.pop(channel, None)
                 if not found:
                     del self.watchers[table_id]
 
-    async def publish(self, table_id: int, html: str) -> None:
+    def languages(self, table_id: int) -> set[str]:
+        """The languages other than the site's that sockets of the table read, here and
+        in other processes: the host renders each change in each of them too. Empty
+        for most tables, at the cost of two lookups."""
+        local = self.local_languages.get(table_id)
+        remote = self.watchers.get(table_id) if self.remote else None
+        if local is None and remote is None:
+            return set()
+        found = set(local) if local is not None else set()
+        if remote is not None:
+            language_of = self.language_of
+            found.update(language_of[c] for c in remote if c in language_of)
+        return found
+
+    def language(self, channel: str) -> str:
+        """The language a socket of a table hosted here reads (the site's, unless it said)."""
+        return self.language_of.get(channel, settings.LANGUAGE_CODE)
+
+    async def publish(self, table_id: int, html: str, translations: dict[str, str] | None = None) -> None:
         """A fragment for every socket of a table: this process's at once, other
-        processes' (if any watch) through the layer."""
-        for channel, relay in list(self.tables.get(table_id, {}).items()):
-            await self._relay(channel, relay, html)
+        processes' (if any watch) through the layer. ``html`` is in the site's language;
+        ``translations`` (if any) the same fragment in other languages, by language:
+        each socket gets the one of its language."""
+        members = self.tables.get(table_id, {})
+        if not translations:
+            for channel, relay in list(members.items()):
+                await self._relay(channel, relay, html)
+        else:
+            language_of = self.language_of
+            for channel, relay in list(members.items()):
+                language = language_of.get(channel)
+                await self._relay(channel, relay, translations.get(language, html) if language else html)
         if self.remote and table_id in self.watchers:
-            self._post(play_group(table_id), {"type": "game.fragment", "html": html})
+            watchers = self.watchers[table_id]
+            # one post per language read elsewhere, each to its group
+            wanted = {self.language_of.get(c) for c in watchers}
+            for language in sorted(wanted, key=lambda code: code or ""):
+                fragment = html if language is None or not translations else translations.get(language, html)
+                self._post(play_group(table_id, language), {"type": "game.fragment", "html": fragment})
 
     async def reply(self, channel: str, html: str) -> None:
         """A fragment for one socket (a resync, a refusal)."""
@@ -188,6 +251,15 @@ class Hub:
                 await self.layer.group_send(group, message)
             except Exception:
                 log.exception("publishing to %s failed", group)
+
+
+def watch_message(table_id: int, channels: dict[str, str]) -> messages.Watch:
+    """Tell a table's host that these sockets (channel → language) watch it."""
+    return messages.Watch(
+        table_id=table_id,
+        channels=sorted(channels),
+        languages={c: language for c, language in channels.items() if language != settings.LANGUAGE_CODE},
+    )
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from django.template.loader import get_template, render_to_string
+from django.utils.html import escape
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games.core.log import Rows
@@ -19,7 +20,9 @@ from games.core.outcome import Outcome
 from games.core.protocol import IllegalIntent
 from games.registry import GAMES
 from games.wire import Frame
-from games.words import termination
+from games.words import Sentence, termination
+
+GUEST_NAME = gettext_lazy("%(name)s (guest)")
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class LiveGame(Protocol):
     def finished_game(self) -> FinishedGame: ...
     def render_full(self, now: float, start_at: float) -> str: ...
     def render_events(self, events: list[Any]) -> str: ...
+    def rerender_events(self, events: list[Any]) -> str: ...
     def render_results(self, game: Any) -> str: ...
     def private_fragments(self, events: list[Any]) -> dict[int, str]: ...
     def render_private(self, seat: int) -> str: ...
@@ -124,6 +128,14 @@ class LiveGameBase:
             return gettext("%(name)s (guest)") % {"name": info["name"]}
         return info["name"]
 
+    def who(self, seat: int) -> Any:
+        """A seat's name in words kept to show again (a log line), escaped: a guest's
+        "(guest)" is in the language the words are shown in."""
+        info = self.players[seat]
+        if info.get("is_guest") and not info.get("bot"):
+            return Sentence(GUEST_NAME, name=escape(info["name"]))
+        return escape(self.name(seat))
+
     # --- the engine -----------------------------------------------------------------
     @property
     def finished(self) -> bool:
@@ -187,10 +199,22 @@ class LiveGameBase:
             clock=(self.start, game.now),
         )
 
+    # --- what changed, in every language read at the table ------------------------------
+    def rerender_events(self, events: list[Any]) -> str:
+        """What ``render_events`` just returned for these events, in the active language,
+        remembering nothing more: the host asks for it once per language read at the
+        table besides the site's. ``render_events`` renders a change once and remembers
+        what it showed (a log line, the plays on show); an adapter that remembers
+        anything keeps it language-free (``games.words.Sentence``) and overrides this.
+        The same, for a game that remembers nothing."""
+        return self.render_events(events)
+
     # --- what one seat alone may see ----------------------------------------------------
     def private_fragments(self, events: list[Any]) -> dict[int, str]:
         """Fragments for one seat's sockets alone, by seat (a card dealt to one player);
-        the host sends them after the step's broadcast. None, for most games."""
+        the host sends them after the step's broadcast. None, for most games. Each is
+        ``render_private(seat)``: the host renders that again for a socket of the seat
+        that reads another language."""
         return {}
 
     def render_private(self, seat: int) -> str:

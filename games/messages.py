@@ -78,11 +78,14 @@ class Tick(HostMessage, tag="host.tick"):
     """Nothing to do but run the table's clocks now (tests, a wake-up)."""
 
 
-class Watch(HostMessage, tag="host.watch"):
+class Watch(HostMessage, tag="host.watch", omit_defaults=True):
     """These sockets of another process show the table: publish its fragments to the
-    layer too (games/hub.py). Sent as they connect, and again every WATCH_SECONDS."""
+    layer too (games/hub.py). Sent as they connect, and again every WATCH_SECONDS.
+    ``languages``: the language of each of them that reads another than the site's
+    (left out when none does, so such a message is what it was before languages)."""
 
     channels: list[str]
+    languages: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Unwatch(HostMessage, tag="host.unwatch"):

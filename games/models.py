@@ -2,15 +2,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Game(models.Model):
     """One match played at a table: what was played, with which seed, and how it ended."""
 
     class Status(models.TextChoices):
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     table = models.ForeignKey("lobby.Table", on_delete=models.PROTECT, related_name="games")
     kind = models.CharField(max_length=32)  # a slug of games.registry
@@ -32,10 +33,10 @@ class Game(models.Model):
     replay_hidden = models.BooleanField(default=False, help_text="Hide this game's replay from everyone but admins.")
 
     class ReplayCheck(models.TextChoices):
-        UNCHECKED = "", "not checked"
-        OK = "ok", "replays as recorded"
-        MISMATCH = "mismatch", "MISMATCH"
-        NO_RECORD = "no_record", "no log to replay"
+        UNCHECKED = "", _("not checked")
+        OK = "ok", _("replays as recorded")
+        MISMATCH = "mismatch", _("MISMATCH")
+        NO_RECORD = "no_record", _("no log to replay")
 
     replay_check = models.CharField(max_length=9, choices=ReplayCheck.choices, blank=True, default="")
     replay_problem = models.TextField(blank=True, help_text="What the last check found different.")

@@ -22,6 +22,7 @@ from html import unescape
 from typing import Any
 
 from django.utils.html import strip_tags
+from django.utils.translation import gettext, ngettext
 
 from games.core.log import InputLog
 from games.core.protocol import FORFEIT, RunsOnAClock
@@ -83,12 +84,35 @@ MOMENT_LABEL_MAX = 120  # characters of a moment's words on the seek bar
 @dataclass(frozen=True)
 class Moment:
     """Something that happened, marked on the replay's seek bar: ``t`` seconds after the
-    start, ``entry`` the number of log entries played by then."""
+    start, ``entry`` the number of log entries played by then.
+
+    A replay is opened once per process for viewers of every language (``replay_of``), so
+    a moment keeps what happened (``who``, ``count``) and its ``label`` is worded when read,
+    in the active language. A turn-based game's move keeps the words of its table's log
+    (``words``), as the adapter rendered them."""
 
     t: float
     entry: int
     kind: str  # "move" (turn-based: every entry), or "clear", "bomb", "out", "left"
-    label: str
+    who: str = ""
+    count: int = 0
+    words: str = ""
+
+    @property
+    def label(self) -> str:
+        if self.kind == "bomb":
+            text = gettext("%(name)s drops a bomb") % {"name": self.who}
+        elif self.kind == "clear":
+            text = ngettext(
+                "%(name)s clears %(count)d line", "%(name)s clears %(count)d lines", self.count
+            ) % {"name": self.who, "count": self.count}
+        elif self.kind == "out":
+            text = gettext("%(name)s tops out") % {"name": self.who}
+        elif self.kind == "left":
+            text = gettext("%(name)s leaves the game") % {"name": self.who}
+        else:
+            return self.words
+        return text[:MOMENT_LABEL_MAX]
 
 
 class _Discarded:
@@ -230,20 +254,20 @@ class Replay:
             words = " · ".join(unescape(strip_tags(line)).replace("\xa0", " ").strip() for line in lines)
             if not words:
                 words = f"{name}: {text.replace(':', ' ')}" if name else text.replace(":", " ")
-            return [Moment(at, i + 1, "move", words[:MOMENT_LABEL_MAX])]
+            return [Moment(at, i + 1, "move", words=words[:MOMENT_LABEL_MAX])]
         found = []
         if text == "bomb" or text.startswith("bomb:"):
-            found.append(Moment(at, i + 1, "bomb", f"{name} drops a bomb"))
+            found.append(Moment(at, i + 1, "bomb", who=name))
         for s, (stats, left) in before.items():
             now_stats = live.player_stats(s)
             who = live.name(s)
             lines = now_stats["lines"] - stats["lines"]
             if lines > 0:
-                found.append(Moment(at, i + 1, "clear", f"{who} clears {lines} line{'s' if lines != 1 else ''}"))
+                found.append(Moment(at, i + 1, "clear", who=who, count=lines))
             if now_stats["eliminations"] > stats["eliminations"]:
-                found.append(Moment(at, i + 1, "out", f"{who} tops out"))
+                found.append(Moment(at, i + 1, "out", who=who))
             if not left and live.has_left(s):
-                found.append(Moment(at, i + 1, "left", f"{who} leaves the game"))
+                found.append(Moment(at, i + 1, "left", who=who))
         return found
 
 

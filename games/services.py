@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from accounts import services as account_services
 from accounts.models import ChipTransaction, User
@@ -84,7 +84,10 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
                     note=f"Game #{game.pk} at table #{table.pk}",
                 )
             except ChipsError:
-                raise StakeError(f"{seat.name} no longer holds the {table.stake}-chip stake.") from None
+                raise StakeError(
+                    gettext("%(name)s no longer holds the %(stake)s-chip stake.")
+                    % {"name": seat.name, "stake": table.stake}
+                ) from None
         game.pot = table.stake * len(paying)
         game.save(update_fields=["pot"])
         broadcast.chips_changed(s.user_id for s in paying)

@@ -4,11 +4,11 @@ import math
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from games import selectors
+from games import selectors, words
 from games.core.outcome import Termination
 from games.models import Game
 from games.registry import GAMES, get_game
@@ -97,34 +97,40 @@ def _get_replayed_game(request: HttpRequest, game_id: int) -> Game:
     unless an admin hid it (then staff alone). Anything else is a page that is not there."""
     game = Game.objects.select_related("log", "table").filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None or game.kind not in GAMES or (game.replay_hidden and not request.user.is_staff):
-        raise Http404("No replay of such a game.")
+        raise Http404(gettext("No replay of such a game."))
     return game
 
 
 def _seconds(text: str) -> float:
     if len(text) > 24:
-        raise BadMoment("t is a number of seconds after the start, such as t=12.5.")
+        raise BadMoment(gettext("t is a number of seconds after the start, such as t=12.5."))
     try:
         t = float(text)
     except ValueError:
-        raise BadMoment("t is a number of seconds after the start, such as t=12.5.") from None
+        raise BadMoment(gettext("t is a number of seconds after the start, such as t=12.5.")) from None
     if not math.isfinite(t) or t < 0:
-        raise BadMoment("t is a number of seconds from 0, the start of the game.")
+        raise BadMoment(gettext("t is a number of seconds from 0, the start of the game."))
     if t > MOMENT_MAX_SECONDS:
-        raise BadMoment(f"t is at most {MOMENT_MAX_SECONDS} seconds: no game lasts longer.")
+        raise BadMoment(
+            gettext("t is at most %(seconds)s seconds: no game lasts longer.") % {"seconds": MOMENT_MAX_SECONDS}
+        )
     return t
 
 
 def _asked_moment(query, replay: Replay) -> tuple[float, int | None]:
     """``(t, i)`` from ``?t=<seconds>`` (past the end: the end) or ``?i=<moment number>``."""
     if "t" in query and "i" in query:
-        raise BadMoment("Ask for a time (t) or a moment (i), not both.")
+        raise BadMoment(gettext("Ask for a time (t) or a moment (i), not both."))
     if "i" in query:
         text, count = query["i"], len(replay.moments)
         if not (text.isascii() and text.isdigit() and len(text) <= 9) or int(text) >= count:
             raise BadMoment(
-                f"i is the number of one of the game's {count} moments, from 0 to {count - 1}."
-                if count else "This game has no moments to step to."
+                ngettext(
+                    "i is the number of one of the game's %(count)d moment, from 0 to %(last)d.",
+                    "i is the number of one of the game's %(count)d moments, from 0 to %(last)d.",
+                    count,
+                ) % {"count": count, "last": count - 1}
+                if count else gettext("This game has no moments to step to.")
             )
         i = int(text)
         return replay.moments[i].t, i
@@ -141,7 +147,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _get_replayed_game(request, game_id)
     spec = GAMES[game.kind]
     try:
-        termination = Termination(game.termination).words
+        termination = words.termination(Termination(game.termination))
     except ValueError:
         termination = ""
     context = {
@@ -161,7 +167,12 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 REPLAY_SPEEDS = (("0.5", "1"), ("1", "2"), ("2", "3"), ("4", "4"))  # (speed, its key)
-MARK_KINDS = (("clear", "line clears"), ("bomb", "bombs"), ("out", "topped out"), ("left", "left the game"))
+MARK_KINDS = (  # (kind, its words in the legend: translated when shown)
+    ("clear", gettext_noop("line clears")),
+    ("bomb", gettext_noop("bombs")),
+    ("out", gettext_noop("topped out")),
+    ("left", gettext_noop("left the game")),
+)
 MOMENTS_LISTED = 500  # the list under the boards; the seek bar and the keys reach every moment
 
 
@@ -177,24 +188,30 @@ def _replay_context(replay: Replay, t: float, moment: int) -> dict:
     moments = replay.moments
     duration = replay.duration or 1.0
     marks: dict[tuple[float, str], dict] = {}
-    for m in moments:
+    labels = [m.label for m in moments]  # worded in the active language (Moment.label)
+    for m, label in zip(moments, labels, strict=True):
         key = (round(100 * m.t / duration, 1), m.kind)
         if key in marks:
             marks[key]["more"] += 1
         else:
-            marks[key] = {"at": key[0], "kind": m.kind, "label": f"{_clock(m.t, False)} {m.label}", "more": 0}
+            marks[key] = {"at": key[0], "kind": m.kind, "label": f"{_clock(m.t, False)} {label}", "more": 0}
     for mark in marks.values():
-        mark["title"] = mark["label"] + (f" (and {mark['more']} more)" if mark["more"] else "")
-    shown = [{"t": m.t, "clock": _clock(m.t, False), "label": m.label} for m in moments[:MOMENTS_LISTED]]
+        more = mark["more"]
+        mark["title"] = mark["label"] + (
+            " " + ngettext("(and %(count)d more)", "(and %(count)d more)", more) % {"count": more} if more else ""
+        )
+    shown = [
+        {"t": m.t, "clock": _clock(m.t, False), "label": labels[i]} for i, m in enumerate(moments[:MOMENTS_LISTED])
+    ]
     return {
         "replay": replay, "t": t, "moment": moment,
         "t_text": _clock(t), "duration_text": _clock(replay.duration),
         "speeds": REPLAY_SPEEDS,
         "marks": list(marks.values()),
-        "legend": () if replay.turn_based else MARK_KINDS,
-        "caption": moments[moment].label if moment >= 0 else "The start.",
+        "legend": () if replay.turn_based else [(kind, gettext(text)) for kind, text in MARK_KINDS],
+        "caption": labels[moment] if moment >= 0 else gettext("The start."),
         "moments": moments, "moments_shown": shown, "moments_more": len(moments) > MOMENTS_LISTED,
-        "moments_data": [[m.t, m.label] for m in moments],
+        "moments_data": [[m.t, label] for m, label in zip(moments, labels, strict=True)],
     }
 
 
@@ -205,7 +222,7 @@ def replay_at(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _get_replayed_game(request, game_id)
     record = recorded(game)
     if record is None:
-        raise Http404("This game's replay is not available.")
+        raise Http404(gettext("This game's replay is not available."))
     replay = replay_of(record)
     try:
         t, moment = _asked_moment(request.GET, replay)

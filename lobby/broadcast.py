@@ -6,9 +6,18 @@ each viewer their own buttons, so it is rendered once per *role* (each seated
 player, a named visitor who may sit, an anonymous visitor) and every socket picks
 its own from the same message: a change costs one query and at most six renders,
 however many people watch.
+
+Both are rendered in the site's language: whoever sends them (a request, on commit)
+cannot know who reads them, nor in what language. Each message names its table and
+carries a ``key`` of its own, so a socket that reads another language renders its
+own from the same table (``lobby_row_in``, ``table_variants_in``), once per message
+and language in its process (lobby/consumers.py): a site read only in its own
+language pays nothing for the others.
 """
 
 from __future__ import annotations
+
+import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -97,8 +106,8 @@ def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | N
 
 
 # What goes out over the sockets is rendered in the site's language, never in that of
-# the person whose action it announces (whose request runs these on commit).
-# TODO(issue 24): one variant per language, each socket picking its own.
+# the person whose action it announces (whose request runs these on commit); a socket
+# that reads another renders its own (see the module).
 def _send_table_changed(table_id: int, created: bool) -> None:
     with translation.override(settings.LANGUAGE_CODE):
         _send_table_changed_now(table_id, created)
@@ -108,12 +117,25 @@ def _send_table_changed_now(table_id: int, created: bool) -> None:
     _lobby_changed(table_id)
     layer = get_channel_layer()
     send = async_to_sync(layer.group_send)
+    key = secrets.token_hex(8)
     game, html = lobby_row_fragment(table_id, created=created)
-    message = {"type": "lobby.fragment", "html": html}
+    message = {"type": "lobby.fragment", "html": html, "table_id": table_id, "created": created, "key": key}
     send(lobby_group(None), message)
     if game:
         send(lobby_group(game), message)
-    send(table_group(table_id), table_changed_message(table_id))
+    send(table_group(table_id), {**table_changed_message(table_id), "table_id": table_id, "key": key})
+
+
+def lobby_row_in(language: str, table_id: int, created: bool) -> str:
+    """A lobby row's fragment, as ``lobby.fragment`` carries it, in ``language``."""
+    with translation.override(language):
+        return lobby_row_fragment(table_id, created=created)[1]
+
+
+def table_variants_in(language: str, table_id: int) -> dict[str, str]:
+    """The seat panel and status of every role, as ``table.changed`` carries them, in ``language``."""
+    with translation.override(language):
+        return table_changed_message(table_id)["variants"]
 
 
 def identity_key(user_id: int | None, guest_token: str) -> str:
@@ -168,7 +190,8 @@ def _send_watchers_changed_now(table_id: int) -> None:
     if table.status == Table.Status.CLOSED:
         return  # no lobby lists it any more
     game, row = lobby_row_fragment(table_id)
-    message = {"type": "lobby.fragment", "html": row}
+    message = {"type": "lobby.fragment", "html": row, "table_id": table_id, "created": False,
+               "key": secrets.token_hex(8)}
     send(lobby_group(None), message)
     if game:
         send(lobby_group(game), message)

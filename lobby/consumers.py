@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
+from django.conf import settings
 from django.utils.translation import gettext
 
 from games import messages, wire
@@ -12,8 +16,30 @@ from games.hub import hub
 from games.live import live_frames
 from games.registry import GAMES
 from lobby import presence, selectors, services
-from lobby.broadcast import identity_key, lobby_group, table_group
+from lobby.broadcast import identity_key, lobby_group, lobby_row_in, table_group, table_variants_in
 from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
+
+log = logging.getLogger(__name__)
+
+# Lobby rows and seat panels come rendered in the site's language (lobby/broadcast.py).
+# A socket that reads another renders its own, once per message and language in this
+# process however many of its sockets read it: the first starts the render, the others
+# wait for the same one. Keys are never reused (a random one per message), so an entry
+# is never stale; past this many they are all dropped at once.
+TRANSLATIONS_KEPT = 256
+_translations: dict[tuple[str, str, str], asyncio.Future] = {}
+
+
+async def translated(key: str, what: str, language: str, render: Callable[..., Any], *args: Any) -> Any:
+    """``render(language, *args)``, on a thread, shared by every socket of this process
+    that asks for the same message ``key`` and ``what`` of it in ``language``."""
+    entry = (key, what, language)
+    found = _translations.get(entry)
+    if found is None:
+        if len(_translations) >= TRANSLATIONS_KEPT:
+            _translations.clear()
+        found = _translations[entry] = asyncio.ensure_future(database_sync_to_async(render)(language, *args))
+    return await asyncio.shield(found)
 
 
 class LobbyConsumer(SiteConsumer):
@@ -25,7 +51,15 @@ class LobbyConsumer(SiteConsumer):
         await self.accept()
 
     async def lobby_fragment(self, event: dict[str, Any]) -> None:
-        await self.relay(event["html"])
+        html = event["html"]
+        if self.language != settings.LANGUAGE_CODE and "key" in event:
+            try:
+                html = await translated(
+                    event["key"], "row", self.language, lobby_row_in, event["table_id"], event["created"]
+                )
+            except Exception:
+                log.exception("rendering lobby row %s in %s failed", event["table_id"], self.language)
+        await self.relay(html)
 
 
 class TableConsumer(SiteConsumer):
@@ -48,7 +82,7 @@ class TableConsumer(SiteConsumer):
         # The game's fragments: from the host in hand if it is in this process, else
         # through the layer (games/hub.py).
         self.hub = hub()
-        await self.hub.attach(self.table_id, self.channel_name, self.relay)
+        await self.hub.attach(self.table_id, self.channel_name, self.relay, self.language)
         game = await database_sync_to_async(services.watcher_add)(
             table_id=self.table_id,
             channel_name=self.channel_name,
@@ -116,7 +150,13 @@ class TableConsumer(SiteConsumer):
             # that seat alone may see), and this page gets the whole game.
             await self.to_host(messages.Sync)
         role = str(self.seat) if self.seat else ("viewer" if player else "anon")
-        html = event["variants"].get(role)
+        variants = event["variants"]
+        if self.language != settings.LANGUAGE_CODE and "key" in event and variants:
+            try:
+                variants = await translated(event["key"], "panel", self.language, table_variants_in, event["table_id"])
+            except Exception:
+                log.exception("rendering table %s's seat panel in %s failed", event["table_id"], self.language)
+        html = variants.get(role)
         if html:
             await self.relay(html)
 

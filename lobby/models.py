@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+
+# Why a table closed is stored in English (lobby/services.py, games/services.py mark the
+# fixed sentences with gettext_noop) and translated where shown: these two carry a number
+# or a name, and are matched to be translated whole.
+_IDLE_REASON = re.compile(r"Nobody was at the table for (\d+) minutes\.")
+_MODERATOR_REASON = re.compile(r"Closed by the moderator (.+)\.")
 
 
 class Table(models.Model):
@@ -51,6 +60,21 @@ class Table(models.Model):
     @property
     def group_name(self) -> str:
         return f"table-{self.pk}"
+
+    @property
+    def closed_reason_words(self) -> str:
+        """Why the table closed, in the active language (a moderator's own words as typed)."""
+        reason = self.closed_reason
+        if match := _IDLE_REASON.fullmatch(reason):
+            minutes = int(match[1])
+            return ngettext(
+                "Nobody was at the table for %(minutes)d minute.",
+                "Nobody was at the table for %(minutes)d minutes.",
+                minutes,
+            ) % {"minutes": minutes}
+        if match := _MODERATOR_REASON.fullmatch(reason):
+            return gettext("Closed by the moderator %(name)s.") % {"name": match[1]}
+        return gettext(reason) if reason else ""
 
 
 class Seat(models.Model):

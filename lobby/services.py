@@ -16,12 +16,13 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts import services as account_services
 from accounts.identity import PlayerRef
 from accounts.models import ModerationAction, User
 from games.core.errors import Refusal
+from games.refusals import refusal_text
 from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
@@ -162,7 +163,8 @@ def table_create(
     try:
         spec.options_form.validate(options)
     except ValueError as err:
-        raise TableError("BAD_OPTIONS", gettext("Bad table options: %(error)s") % {"error": err}) from None
+        # The options' own words are English (pure Python): by their code in another language.
+        raise TableError("BAD_OPTIONS", refusal_text(f"Bad table options: {err}", "BAD_OPTIONS")) from None
     _check_may_host(player, ip)
     table = Table(
         game=game,
@@ -230,7 +232,7 @@ def _hand_over_or_close(table: Table) -> None:
     lowest seated person, or, with only bots left, stays host (to start their game)."""
     if not table.seats.exists():
         table.status = Table.Status.CLOSED
-        table.closed_reason = "Everybody left."
+        table.closed_reason = gettext_noop("Everybody left.")  # translated where shown
         table.save(update_fields=["status", "closed_reason", "updated_at"])
         return
     first = table.seats.filter(bot_level="").order_by("number").first()
@@ -341,8 +343,7 @@ def table_close(*, table_id: int, reason: str, by: User | None = None) -> Table:
         game_abort_running(
             table_id=table.pk, reason=f"The table was closed: {reason.strip() or 'by a moderator'}"
         )
-    who = f" by {by.get_username()}" if by else ""
-    _close(table, reason.strip() or f"Closed{who}.")
+    _close(table, reason.strip() or (f"Closed by {by.get_username()}." if by else gettext_noop("Closed.")))
     if by is not None:
         ModerationAction.objects.create(
             admin=by,

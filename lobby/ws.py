@@ -14,10 +14,13 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY
+from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.identity import PlayerRef, player_from_scope
+from accounts.middleware import language_of_scope
 from accounts.models import User
 from config.metrics import FRAMES_REFUSED
 from config.transport import prepared_sender, prepared_text
@@ -79,10 +82,17 @@ class ServerSendMiddleware:
 
 
 class SiteConsumer(AsyncWebsocketConsumer):
-    """Base consumer: identifies the speaker, refuses banned accounts, and
-    validates frames before ``handle_frame`` sees them."""
+    """Base consumer: identifies the speaker and their language, refuses banned
+    accounts, and validates frames before ``handle_frame`` sees them.
+
+    A socket's language is chosen once, as it connects, as a page's would be
+    (``language_of_scope``). It is never activated in the consumer's own context
+    (a table host started from it would inherit it): what a socket alone is sent is
+    rendered under ``translation.override``, and broadcasts come rendered in every
+    language their readers read (games/hub.py, lobby/consumers.py)."""
 
     player: PlayerRef | None = None
+    language: str = settings.LANGUAGE_CODE
 
     async def __call__(self, scope, receive, send):
         try:
@@ -107,9 +117,10 @@ class SiteConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        self.language = language_of_scope(self.scope)
         if await _session_user_is_banned(self.scope.get("session")):
             await self.accept()
-            await self.send(text_data=error_fragment(gettext("This account is banned."), "BANNED"))
+            await self.send_error(gettext("This account is banned."), "BANNED")
             await self.close(code=CLOSE_BANNED)
             return
         self.player = player_from_scope(self.scope)
@@ -172,7 +183,10 @@ class SiteConsumer(AsyncWebsocketConsumer):
             await self.server_send({"type": "websocket.send", "text": html})
 
     async def send_error(self, message: str, code: str = "") -> None:
-        await self.send(text_data=error_fragment(message, code))
+        """A refusal to this socket alone, in its language (games/refusals.py)."""
+        with translation.override(self.language):
+            html = error_fragment(message, code)
+        await self.send(text_data=html)
 
     async def user_chips(self, event: dict[str, Any]) -> None:
         """The player's chips changed: the header's count, on every page of theirs."""

@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import msgspec
 from django.template.loader import render_to_string
 from django.utils.html import escape
-from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext_lazy
 
 from games import wire
 from games.blockkiller import constants as C
@@ -34,6 +34,7 @@ from games.blockkiller.engine import ATTACK, DEFEND, DRAW, PLAY, Draft, Game, In
 from games.blockkiller.field import CELLS, TOP_VISIBLE
 from games.blockkiller.intents import Row
 from games.live import LiveGameBase
+from games.words import Sentence
 
 TEMPLATE = "games/blockkiller/partials.html"
 W, H = C.WIDTH, C.HEIGHT
@@ -166,21 +167,35 @@ def stack_text(stack: tuple[Row, ...]) -> str:
     return ",".join("+".join(f"{card}{'f' if flipped else ''}" for card, flipped in row) for row in stack)
 
 
-def clear_words(event: Any) -> str:
-    lines = gettext(LINES[event.lines]) if event.lines in LINES else gettext("%(count)s lines") % {
-        "count": event.lines
-    }
-    name = gettext("T-spin %(lines)s") % {"lines": lines} if event.spin else lines
-    extras = []
-    if event.combo > 1:
-        extras.append(gettext("combo %(count)s") % {"count": event.combo})
-    if event.b2b:
-        extras.append(gettext("back-to-back"))
-    if event.offset:
-        value = gettext("+%(attack)s, offset +%(offset)s") % {"attack": event.attack, "offset": event.offset}
-    else:
-        value = f"+{event.attack}"
-    return f"{name}{' (' + ', '.join(extras) + ')' if extras else ''}: {value}"
+class ClearWords:
+    """What a clear was worth, in the language it is shown in (``str``): kept to show
+    again, as the log's lines are."""
+
+    __slots__ = ("event",)
+
+    def __init__(self, event: Any) -> None:
+        self.event = event
+
+    def __str__(self) -> str:
+        event = self.event
+        lines = gettext(LINES[event.lines]) if event.lines in LINES else gettext("%(count)s lines") % {
+            "count": event.lines
+        }
+        name = gettext("T-spin %(lines)s") % {"lines": lines} if event.spin else lines
+        extras = []
+        if event.combo > 1:
+            extras.append(gettext("combo %(count)s") % {"count": event.combo})
+        if event.b2b:
+            extras.append(gettext("back-to-back"))
+        if event.offset:
+            value = gettext("+%(attack)s, offset +%(offset)s") % {"attack": event.attack, "offset": event.offset}
+        else:
+            value = f"+{event.attack}"
+        return f"{name}{' (' + ', '.join(extras) + ')' if extras else ''}: {value}"
+
+
+def clear_words(event: Any) -> ClearWords:
+    return ClearWords(event)
 
 
 class BlockKillerLive(LiveGameBase):
@@ -191,12 +206,13 @@ class BlockKillerLive(LiveGameBase):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
-        self.log_lines: list[str] = []
+        self.log_lines: list[Sentence] = []
+        self.logged: list[Sentence] = []  # the lines of the change rendered last
         # The plays of the exchange on show: the attack and the defence (Draft objects of
         # the engine, kept after they end, read only).
         self.attack_play: Draft | None = None
         self.defence_play: Draft | None = None
-        self.last_clear: dict[int, str] = {}  # by seat: the words of its play's last clear
+        self.last_clear: dict[int, ClearWords] = {}  # by seat: the words of its play's last clear
         self.hands_sent: dict[int, tuple] = {}
 
     def make_bot(self, level: str, rng: random.Random) -> BlockKillerBot:
@@ -228,7 +244,7 @@ class BlockKillerLive(LiveGameBase):
 
     def begin(self, now: float) -> None:
         super().begin(now)
-        self.log_lines.append(gettext("%(who)s begins") % {"who": escape(self.name(self.game.turn))})
+        self.log_lines.append(Sentence(gettext_lazy("%(who)s begins"), who=self.who(self.game.turn)))
         self._follow()
 
     def apply(self, seat: int, intent: str, now: float) -> list[Any]:
@@ -384,64 +400,72 @@ class BlockKillerLive(LiveGameBase):
         """A live update of one region: its partial, which reads ``value`` as ``it``."""
         return self._partial(name, {"it": value, "oob": True})
 
-    def _log_entries(self, events: list[Any]) -> list[str]:
+    def _log_entries(self, events: list[Any]) -> list[Sentence]:
         entries = []
         for event in events:
-            who = escape(self.name(event.seat)) if event.seat else ""
+            who = self.who(event.seat) if event.seat else ""
             kind = event.kind
             if kind == "drew" and event.blocks == C.CHOICE_BLOCKS and not event.garbage:
-                entries.append(gettext("%(who)s draws 2 block cards") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s draws 2 block cards"), who=who))
             elif kind == "drew" and not event.blocks:
-                entries.append(
-                    ngettext(
-                        "%(who)s draws %(count)s garbage card", "%(who)s draws %(count)s garbage cards", event.garbage
-                    ) % {"who": who, "count": event.garbage}
-                )
+                entries.append(Sentence(
+                    ngettext_lazy(
+                        "%(who)s draws %(count)s garbage card", "%(who)s draws %(count)s garbage cards", "count"
+                    ),
+                    who=who, count=event.garbage,
+                ))
             elif kind == "passed" and event.timeout:
-                entries.append(gettext("%(who)s passes (time)") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s passes (time)"), who=who))
             elif kind == "passed":
-                entries.append(gettext("%(who)s passes") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s passes"), who=who))
             elif kind == "attacked":
-                entries.append(
-                    gettext("%(who)s attacks %(target)s with %(attack)s")
-                    % {"who": who, "target": escape(self.name(event.target)), "attack": event.attack}
-                )
+                entries.append(Sentence(
+                    gettext_lazy("%(who)s attacks %(target)s with %(attack)s"),
+                    who=who, target=self.who(event.target), attack=event.attack,
+                ))
             elif kind == "cleared":
                 words = clear_words(event)
                 self.last_clear[event.seat] = words
-                entries.append(gettext("%(who)s: %(clear)s") % {"who": who, "clear": words})
+                entries.append(Sentence(gettext_lazy("%(who)s: %(clear)s"), who=who, clear=words))
             elif kind == "exchange":
                 numbers = {
-                    "defender": escape(self.name(event.defender)), "attacker": who, "defence": event.defence,
+                    "defender": self.who(event.defender), "attacker": who, "defence": event.defence,
                     "offset": event.offset, "attack": event.attack, "to_defender": event.to_defender,
                     "to_attacker": event.to_attacker,
                 }
                 if event.offset:
-                    text = gettext(
+                    text = gettext_lazy(
                         "<b>Exchange</b>: %(defender)s defends with %(defence)s and offset %(offset)s against "
                         "%(attack)s: %(defender)s draws %(to_defender)s, %(attacker)s draws %(to_attacker)s"
                     )
                 else:
-                    text = gettext(
+                    text = gettext_lazy(
                         "<b>Exchange</b>: %(defender)s defends with %(defence)s against %(attack)s: "
                         "%(defender)s draws %(to_defender)s, %(attacker)s draws %(to_attacker)s"
                     )
-                entries.append(text % numbers)
+                entries.append(Sentence(text, **numbers))
             elif kind == "out":
-                entries.append(
-                    gettext("%(who)s holds more than %(limit)s garbage cards and is out")
-                    % {"who": who, "limit": C.OUT_ABOVE_GARBAGE}
-                )
+                entries.append(Sentence(
+                    gettext_lazy("%(who)s holds more than %(limit)s garbage cards and is out"),
+                    who=who, limit=C.OUT_ABOVE_GARBAGE,
+                ))
             elif kind == "left":
-                entries.append(gettext("%(who)s left the game") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s left the game"), who=who))
         return entries
 
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
+        self.logged = self._log_entries(events)  # and the plays' last clears
+        self.log_lines.extend(self.logged)
+        return self.rerender_events(events)
+
+    def rerender_events(self, events: list[Any]) -> str:
+        if not events or self.game is None:
+            return ""
         kinds = {e.kind for e in events}
         parts = []
-        entries = self._log_entries(events)
+        entries = self.logged
         # a key press changes one play and at most its player's hand
         moves_only = kinds <= {"field", "cleared"}
         if not moves_only:
@@ -457,7 +481,6 @@ class BlockKillerLive(LiveGameBase):
         for role in sorted(roles):
             parts.append(self._region("play", self._play(role)))
         if entries:
-            self.log_lines.extend(entries)
             parts.append(
                 '<div hx-swap-oob="beforeend:#bk-log">' + "".join(f"<li>{entry}</li>" for entry in entries) + "</div>"
             )

@@ -33,6 +33,11 @@ def gettext_noop(text: str) -> str:
 gettext: Callable[[str], str] = gettext_noop
 
 
+# The words of the score box, marked for makemessages, which does not read the
+# f-strings that use them.
+STAT_WORDS = (gettext_noop("Score"), gettext_noop("Level"), gettext_noop("Lines"), gettext_noop("Out"))
+
+
 def use_translator(translate: Callable[[str], str]) -> None:
     global gettext
     gettext = translate

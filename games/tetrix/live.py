@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import msgspec
 from django.template.loader import render_to_string
 from django.utils.html import escape
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, ngettext_lazy
 
 from games import wire
 from games.live import LiveGameBase
@@ -30,7 +30,7 @@ from games.tetrix import constants as C
 from games.tetrix.bot import TetrixBot
 from games.tetrix.engine import ARRANGING, LEFT, WRITING, Game, Intent, Options
 from games.tetrix.sheet import Sheet, area_cells, score_table, shape_cells
-from games.words import termination
+from games.words import Sentence, termination
 
 TEMPLATE = "games/tetrix/partials.html"
 LOW, HIGH = C.POSITION_RANGE
@@ -130,7 +130,8 @@ class TetrixLive(LiveGameBase):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
-        self.log_lines: list[str] = []
+        self.log_lines: list[Sentence] = []
+        self.logged: list[Sentence] = []  # the lines of the change rendered last
         self.fresh: dict[int, frozenset[tuple[int, int]]] = {}  # by seat: the newest shape written
 
     def make_bot(self, level: str, rng: random.Random) -> TetrixBot:
@@ -260,65 +261,73 @@ class TetrixLive(LiveGameBase):
         """A live update of one region: its partial, which reads ``value`` as ``it``."""
         return self._partial(name, {"it": value, "oob": True})
 
-    def _log_entries(self, events: list[Any]) -> list[str]:
+    def _log_entries(self, events: list[Any]) -> list[Sentence]:
         entries = []
         for event in events:
-            who = escape(self.name(event.seat)) if event.seat else ""
+            who = self.who(event.seat) if event.seat else ""
             kind = event.kind
             if kind == "rolled":
-                entries.append(
-                    gettext("<b>Round %(round)s</b>: %(who)s rolled %(dice)s")
-                    % {"round": event.round, "who": who, "dice": signs(event.dice)}
-                )
+                entries.append(Sentence(
+                    gettext_lazy("<b>Round %(round)s</b>: %(who)s rolled %(dice)s"),
+                    round=event.round, who=who, dice=signs(event.dice),
+                ))
             elif kind == "arranged":
                 words = {"who": who, "shape": event.shape, "symbols": signs(event.symbols)}
                 if event.timeout:
-                    entries.append(gettext("%(who)s arranged a %(shape)s: %(symbols)s (time)") % words)
+                    entries.append(Sentence(gettext_lazy("%(who)s arranged a %(shape)s: %(symbols)s (time)"), **words))
                 else:
-                    entries.append(gettext("%(who)s arranged a %(shape)s: %(symbols)s") % words)
+                    entries.append(Sentence(gettext_lazy("%(who)s arranged a %(shape)s: %(symbols)s"), **words))
             elif kind == "wrote":
                 entries.append(self._wrote_words(who, event))
             elif kind == "cannot_write":
-                entries.append(gettext("%(who)s cannot write the shape: this is the last round") % {"who": who})
+                entries.append(
+                    Sentence(gettext_lazy("%(who)s cannot write the shape: this is the last round"), who=who)
+                )
             elif kind == "stopped":
-                entries.append(gettext("%(who)s stopped the game") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s stopped the game"), who=who))
             elif kind == "left":
-                entries.append(gettext("%(who)s left the game") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s left the game"), who=who))
         return entries
 
     @staticmethod
-    def _wrote_words(who: str, event: Any) -> str:
+    def _wrote_words(who: Any, event: Any) -> Sentence:
         words = {"who": who, "hanging": event.hanging, "points": event.score}
         if event.timeout and event.hanging:
-            text = ngettext(
+            text = ngettext_lazy(
                 "the clock wrote for %(who)s, %(hanging)s hanging over: %(points)s point",
                 "the clock wrote for %(who)s, %(hanging)s hanging over: %(points)s points",
-                event.score,
+                "points",
             )
         elif event.timeout:
-            text = ngettext(
+            text = ngettext_lazy(
                 "the clock wrote for %(who)s: %(points)s point", "the clock wrote for %(who)s: %(points)s points",
-                event.score,
+                "points",
             )
         elif event.hanging:
-            text = ngettext(
+            text = ngettext_lazy(
                 "%(who)s wrote it, %(hanging)s hanging over: %(points)s point",
                 "%(who)s wrote it, %(hanging)s hanging over: %(points)s points",
-                event.score,
+                "points",
             )
         else:
-            text = ngettext("%(who)s wrote it: %(points)s point", "%(who)s wrote it: %(points)s points", event.score)
-        return text % words
+            text = ngettext_lazy("%(who)s wrote it: %(points)s point", "%(who)s wrote it: %(points)s points", "points")
+        return Sentence(text, **words)
 
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
-        kinds = {e.kind for e in events}
-        sheets = []
         for event in events:
             if event.kind == "wrote":
                 self.fresh[event.seat] = frozenset((r, c) for r, c, _ in event.cells)
-                sheets.append(event.seat)
+        self.logged = self._log_entries(events)
+        self.log_lines.extend(self.logged)
+        return self.rerender_events(events)
+
+    def rerender_events(self, events: list[Any]) -> str:
+        if not events or self.game is None:
+            return ""
+        kinds = {e.kind for e in events}
+        sheets = [event.seat for event in events if event.kind == "wrote"]
         if kinds & {"left", "finished"}:
             sheets = list(self.seats)  # a sheet is drawn as left, or as the game left it
         parts = [self._region("turn", self._turn()), self._partial("clock", self._clock_context(oob=True))]
@@ -326,11 +335,9 @@ class TetrixLive(LiveGameBase):
             parts.append(self._region("status", self._status(seat)))
         for seat in sorted(set(sheets)):
             parts.append(self._region("sheet", self._sheet(seat)))
-        entries = self._log_entries(events)
-        if entries:
-            self.log_lines.extend(entries)
+        if self.logged:
             parts.append(
-                '<div hx-swap-oob="beforeend:#tx-log">' + "".join(f"<li>{entry}</li>" for entry in entries) + "</div>"
+                '<div hx-swap-oob="beforeend:#tx-log">' + "".join(f"<li>{entry}</li>" for entry in self.logged) + "</div>"
             )
         return "".join(parts)
 

@@ -19,8 +19,7 @@ from typing import Annotated, Any
 
 import msgspec
 from django.template.loader import render_to_string
-from django.utils.html import escape
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from games import wire
 from games.live import LiveGameBase
@@ -29,6 +28,7 @@ from games.thirdoption.board import Grid, picture, shape
 from games.thirdoption.bot import ThirdOptionBot
 from games.thirdoption.engine import FREE, LEFT, OUT, THIRD, Game, Intent, Options
 from games.thirdoption.intents import MAX_ROUND, OWN_CARD
+from games.words import Sentence
 
 TEMPLATE = "games/thirdoption/partials.html"
 DOT_INDEX = C.DOT[0] * C.SIZE + C.DOT[1]
@@ -90,7 +90,8 @@ class ThirdOptionLive(LiveGameBase):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
-        self.log_lines: list[str] = []
+        self.log_lines: list[Sentence] = []
+        self.logged: list[Sentence] = []  # the lines of the change rendered last
 
     def make_bot(self, level: str, rng: random.Random) -> ThirdOptionBot:
         return ThirdOptionBot(rng)
@@ -192,40 +193,48 @@ class ThirdOptionLive(LiveGameBase):
         """A live update of one region: its partial, which reads ``value`` as ``it``."""
         return self._partial(name, {"it": value, "oob": True})
 
-    def _log_entries(self, events: list[Any]) -> list[str]:
+    def _log_entries(self, events: list[Any]) -> list[Sentence]:
         entries = []
         for event in events:
-            who = escape(self.name(event.seat)) if event.seat else ""
+            who = self.who(event.seat) if event.seat else ""
             if event.kind == "round":
-                cards = event.cards[0] if len(event.cards) == 1 else gettext("%(first)s and %(last)s") % {
-                    "first": ", ".join(event.cards[:-1]), "last": event.cards[-1],
-                }
-                entries.append(
-                    ngettext(
+                cards = event.cards[0] if len(event.cards) == 1 else Sentence(
+                    gettext_lazy("%(first)s and %(last)s"), first=", ".join(event.cards[:-1]), last=event.cards[-1]
+                )
+                entries.append(Sentence(
+                    ngettext_lazy(
                         "Round %(round)s: %(cards)s (%(count)s card left)",
                         "Round %(round)s: %(cards)s (%(count)s cards left)",
-                        event.deck,
-                    ) % {"round": event.round, "cards": cards, "count": event.deck}
-                )
+                        "count",
+                    ),
+                    round=event.round, cards=cards, count=event.deck,
+                ))
             elif event.kind == "third":
                 if event.fits:
-                    entries.append(gettext("%(who)s gets a third option") % {"who": who})
+                    entries.append(Sentence(gettext_lazy("%(who)s gets a third option"), who=who))
                 else:
-                    entries.append(gettext("%(who)s gets a third option, which does not fit") % {"who": who})
+                    entries.append(Sentence(gettext_lazy("%(who)s gets a third option, which does not fit"), who=who))
             elif event.kind == "out":
                 if event.free_square:
-                    entries.append(gettext("%(who)s is out: a free square to place") % {"who": who})
+                    entries.append(Sentence(gettext_lazy("%(who)s is out: a free square to place"), who=who))
                 else:
-                    entries.append(gettext("%(who)s is out") % {"who": who})
+                    entries.append(Sentence(gettext_lazy("%(who)s is out"), who=who))
             elif event.kind == "placed" and event.timeout:
-                entries.append(gettext("%(who)s: the clock placed %(card)s") % {"who": who, "card": event.card})
+                entries.append(Sentence(gettext_lazy("%(who)s: the clock placed %(card)s"), who=who, card=event.card))
             elif event.kind == "placed" and self.game and self.game.players[event.seat].grid.is_full():
-                entries.append(gettext("%(who)s filled the grid!") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s filled the grid!"), who=who))
             elif event.kind == "left":
-                entries.append(gettext("%(who)s left the game") % {"who": who})
+                entries.append(Sentence(gettext_lazy("%(who)s left the game"), who=who))
         return entries
 
     def render_events(self, events: list[Any]) -> str:
+        if not events or self.game is None:
+            return ""
+        self.logged = self._log_entries(events)
+        self.log_lines.extend(self.logged)
+        return self.rerender_events(events)
+
+    def rerender_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
         kinds = {e.kind for e in events}
@@ -245,12 +254,10 @@ class ThirdOptionLive(LiveGameBase):
             parts.append(self._region("mine", self._mine(seat)))
         for seat in boards:
             parts.append(self._region("board", self._board(seat)))
-        entries = self._log_entries(events)
-        if entries:
-            self.log_lines.extend(entries)
+        if self.logged:
             parts.append(
                 '<div hx-swap-oob="beforeend:#to-log">'
-                + "".join(f"<li>{entry}</li>" for entry in entries)
+                + "".join(f"<li>{entry}</li>" for entry in self.logged)
                 + "</div>"
             )
         return "".join(parts)

@@ -13,14 +13,14 @@ from typing import Annotated, Any
 
 import msgspec
 from django.template.loader import render_to_string
-from django.utils.html import escape
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from games import wire
 from games.live import LiveGameBase
 from games.viertris import constants as C
 from games.viertris.bot import ViertrisBot
 from games.viertris.engine import Game, Intent, Options
+from games.words import Sentence
 
 TEMPLATE = "games/viertris/partials.html"
 
@@ -57,7 +57,8 @@ class ViertrisLive(LiveGameBase):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
-        self.log_lines: list[str] = []
+        self.log_lines: list[Sentence] = []
+        self.logged: list[Sentence] = []  # the lines of the change rendered last
         self._before: list[str] | None = None  # the board before the move being shown
 
     def make_bot(self, level: str, rng: random.Random) -> ViertrisBot:
@@ -108,27 +109,30 @@ class ViertrisLive(LiveGameBase):
                     board[r1][c1] = snapshot[r0][c0]
         return frames
 
-    def _log_entries(self, events: list[Any]) -> list[str]:
+    def _log_entries(self, events: list[Any]) -> list[Sentence]:
         entries = []
         for event in events:
             if event.kind == "dropped":
-                entries.append(
-                    gettext("%(who)s: column %(column)s")
-                    % {"who": escape(self.name(event.seat)), "column": event.column + 1}
-                )
+                entries.append(Sentence(
+                    gettext_lazy("%(who)s: column %(column)s"), who=self.who(event.seat), column=event.column + 1
+                ))
             elif event.kind == "cascade":
                 for owner, base, points, cells in event.runs:
-                    entries.append(
-                        "&nbsp;&nbsp;"
-                        + gettext("run of %(length)s: %(base)s × %(step)s = +%(points)s for %(who)s")
-                        % {
-                            "length": len(cells), "base": base, "step": event.step, "points": points,
-                            "who": escape(self.name(owner)),
-                        }
-                    )
+                    entries.append(Sentence(
+                        gettext_lazy("run of %(length)s: %(base)s × %(step)s = +%(points)s for %(who)s"),
+                        prefix="&nbsp;&nbsp;",
+                        length=len(cells), base=base, step=event.step, points=points, who=self.who(owner),
+                    ))
         return entries
 
     def render_events(self, events: list[Any]) -> str:
+        if not events or self.game is None:
+            return ""
+        self.logged = self._log_entries(events) if any(e.kind == "dropped" for e in events) else []
+        self.log_lines.extend(self.logged)
+        return self.rerender_events(events)
+
+    def rerender_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
         kinds = {e.kind for e in events}
@@ -138,11 +142,9 @@ class ViertrisLive(LiveGameBase):
             parts.append(render_to_string(TEMPLATE + "#board", {
                 "frames": frames, "final": board_html(self.game.board()), "oob": True,
             }))
-            entries = self._log_entries(events)
-            self.log_lines.extend(entries)
             parts.append(
                 '<div hx-swap-oob="beforeend:#vt-log">'
-                + "".join(f"<li>{entry}</li>" for entry in entries)
+                + "".join(f"<li>{entry}</li>" for entry in self.logged)
                 + "</div>"
             )
         if kinds & {"score", "turn", "dropped", "left"}:

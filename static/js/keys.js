@@ -7,8 +7,8 @@
   "use strict";
 
   const NAMES = {
-    " ": "Space", ArrowLeft: "←", ArrowRight: "→", ArrowUp: "↑", ArrowDown: "↓",
-    Control: "Ctrl", Meta: "⌘",
+    " ": pgettext("key", "Space"), ArrowLeft: "←", ArrowRight: "→", ArrowUp: "↑", ArrowDown: "↓",
+    Control: pgettext("key", "Ctrl"), Meta: "⌘",
   };
   const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta"]);
 

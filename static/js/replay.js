@@ -72,8 +72,8 @@
   function drawControls() {
     nowText.textContent = clockText(t);
     if (!dragging) seek.value = String(t);
-    caption.textContent = moment >= 0 ? labels[moment] : "The start.";
-    playButton.textContent = playing ? "Pause" : "Play";
+    caption.textContent = moment >= 0 ? labels[moment] : gettext("The start.");
+    playButton.textContent = playing ? pgettext("replay button", "Pause") : pgettext("replay button", "Play");
     playButton.setAttribute("aria-pressed", String(playing));
     box.classList.toggle("playing", playing);
   }
@@ -110,9 +110,9 @@
       .then((r) => r.json().then((body) => ({ ok: r.ok, body: body })))
       .then(({ ok, body }) => {
         if (ok) show(body);
-        else fail(body.error || "This moment could not be shown.");
+        else fail(body.error || gettext("This moment could not be shown."));
       })
-      .catch(() => fail("The replay could not be reached. Try again in a moment."))
+      .catch(() => fail(gettext("The replay could not be reached. Try again in a moment.")))
       .finally(() => {
         inFlight = false;
         if (queued) { const next = queued; queued = null; ask(next); }
@@ -202,9 +202,9 @@
     linkText.select();
     const done = (words) => { copied.textContent = words; };
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(link).then(() => done("Copied."), () => done("Copy it from here."));
+      navigator.clipboard.writeText(link).then(() => done(gettext("Copied.")), () => done(gettext("Copy it from here.")));
     } else {
-      done("Copy it from here.");
+      done(gettext("Copy it from here."));
     }
   }
 

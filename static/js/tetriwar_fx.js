@@ -115,7 +115,10 @@
     }, FX_MS);
   }
 
-  const LINE_WORDS = ["", "+1 line", "+2 lines", "+3 lines", "TetriWar!"];
+  function lineWords(lines) {  // the words flashed over a board that cleared lines
+    if (lines >= 4) return "TetriWar!";
+    return interpolate(ngettext("+%s line", "+%s lines", lines), [lines]);
+  }
   function number(el, index) {
     const dd = el && el.querySelectorAll("dd")[index];
     return dd ? Number(dd.textContent) : NaN;
@@ -137,7 +140,7 @@
       const lines = number(fresh, 2) - number(old, 2);
       if (lines > 0) {
         const seat = seatOf(id);
-        flash(seat, lines >= 4 ? "fx-tetris" : "fx-clear", LINE_WORDS[Math.min(lines, 4)]);
+        flash(seat, lines >= 4 ? "fx-tetris" : "fx-clear", lineWords(lines));
         if (mine(seat)) play("clear", lines);
       }
     } else if (id.startsWith("feed-")) {

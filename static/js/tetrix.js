@@ -13,7 +13,7 @@
   const SIZE = 7;
   const LOW = -3, HIGH = 6; // the box's top-left cell, as the server takes it
   const SIGNS = { o: "○", s: "□", x: "✕" };
-  const NAMES = { o: "circle", s: "square", x: "cross" };
+  const NAMES = { o: gettext("circle"), s: gettext("square"), x: gettext("cross") };
   // games/tetrix/constants.py TETROMINOES: cells row by row, the order of the symbols
   const SHAPES = { I: "####", O: "##/##", T: ".#./###", S: ".##/##.", Z: "##./.##", J: "#../###", L: "..#/###" };
 
@@ -93,7 +93,9 @@
     b.className = "tx-cell " + symbol + (picked ? " sel" : "");
     b.dataset.index = String(index);
     b.textContent = SIGNS[symbol];
-    b.setAttribute("aria-label", "Cell " + (index + 1) + ": " + NAMES[symbol] + (picked ? ", chosen to swap" : ""));
+    b.setAttribute("aria-label", interpolate(
+      picked ? gettext("Cell %(number)s: %(symbol)s, chosen to swap") : gettext("Cell %(number)s: %(symbol)s"),
+      { number: index + 1, symbol: NAMES[symbol] }, true));
     b.setAttribute("aria-pressed", picked ? "true" : "false");
     return b;
   }
@@ -103,7 +105,7 @@
     if (!arr || !arr.shape) {
       const p = document.createElement("span");
       p.className = "muted small";
-      p.textContent = "Choose a shape for " + r.dice.split("").map((s) => SIGNS[s]).join(" ");
+      p.textContent = interpolate(gettext("Choose a shape for %s"), [r.dice.split("").map((s) => SIGNS[s]).join(" ")]);
       build.replaceChildren(p);
       build.style.removeProperty("--w");
       return;
@@ -212,10 +214,10 @@
     });
     if (hint) {
       const max = mayHang();
-      hint.textContent = p.on === 0 ? "Write at least one symbol on the sheet"
-        : !p.legal && p.hang > max ? p.hang + " hanging over: at most " + max
-        : !p.legal ? "Only on empty cells"
-        : p.hang ? p.hang + " hanging over the edge" : "";
+      hint.textContent = p.on === 0 ? gettext("Write at least one symbol on the sheet")
+        : !p.legal && p.hang > max ? interpolate(gettext("%(count)s hanging over: at most %(most)s"), { count: p.hang, most: max }, true)
+        : !p.legal ? gettext("Only on empty cells")
+        : p.hang ? interpolate(ngettext("%s hanging over the edge", "%s hanging over the edge", p.hang), [p.hang]) : "";
     }
   }
   function rotate() {
