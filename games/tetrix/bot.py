@@ -26,7 +26,7 @@ from itertools import permutations
 
 from games.tetrix import constants as C
 from games.tetrix.engine import Game, Intent
-from games.tetrix.sheet import FULL, STRIDE, SYMBOL_INDEX, Sheet, Spot, shape_cells, spots
+from games.tetrix.sheet import FULL, STRIDE, SYMBOL_INDEX, Sheet, Spot, areas_of, shape_cells, spots
 
 # our choice: what an area short of five cells is worth while it can still grow, by size
 PROGRESS = (0.0, 0.5, 1.5, 3.0, 4.0)
@@ -41,14 +41,7 @@ def sheet_value(masks: list[int], crossed: int, solo: bool) -> float:
     value = 0.0
     for mask in masks:
         count = cells = 0
-        while mask:
-            area = mask & -mask
-            while True:
-                grown = (area | area << 1 | area >> 1 | area << STRIDE | area >> STRIDE) & mask
-                if grown == area:
-                    break
-                area = grown
-            mask ^= area
+        for area in areas_of(mask):
             size = area.bit_count()
             if size >= C.AREA_MIN:
                 count += 1

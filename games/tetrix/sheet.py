@@ -66,10 +66,9 @@ def spread(mask: int) -> int:
 
 
 # --- scoring ---------------------------------------------------------------------------
-def symbol_areas(mask: int) -> list[int]:
+def areas_of(mask: int) -> Iterator[int]:
     """The orthogonally connected areas of one symbol's ``mask``, each a mask, in the
-    order of their first cell (row by row)."""
-    found = []
+    order of their first cell (row by row): a flood fill by shifts, a whole row at once."""
     while mask:
         area = mask & -mask
         while True:
@@ -77,31 +76,28 @@ def symbol_areas(mask: int) -> list[int]:
             if grown == area:
                 break
             area = grown
-        found.append(area)
         mask ^= area
-    return found
+        yield area
+
+
+def symbol_areas(mask: int) -> list[int]:
+    """``areas_of(mask)`` as a list."""
+    return list(areas_of(mask))
 
 
 def symbol_score(mask: int) -> int:
     """RULES.md §5 for one symbol: (areas of ≥ 5 cells) × (the cells in them)."""
     # a cell with no neighbour of its symbol is an area of one: leave those out first
     mask &= mask << 1 | mask >> 1 | mask << STRIDE | mask >> STRIDE
-    if mask.bit_count() < C.AREA_MIN:
-        return 0
+    left = mask.bit_count()
     count = cells = 0
-    while mask:
-        area = mask & -mask
-        while True:
-            grown = (area | area << 1 | area >> 1 | area << STRIDE | area >> STRIDE) & mask
-            if grown == area:
-                break
-            area = grown
-        mask ^= area
+    for area in areas_of(mask) if left >= C.AREA_MIN else ():
         size = area.bit_count()
         if size >= C.AREA_MIN:
             count += 1
             cells += size
-        if mask.bit_count() < C.AREA_MIN:  # what is left cannot make another area
+        left -= size
+        if left < C.AREA_MIN:  # what is left cannot make another area
             break
     return count * cells
 

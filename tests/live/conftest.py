@@ -91,5 +91,13 @@ async def receive_until(ws, pattern: str, timeout: float = 3.0) -> str:
     return await asyncio.wait_for(wait(), timeout)
 
 
+async def received(ws, seconds: float = 0.3) -> list[str]:
+    """Whatever reaches ``ws`` within ``seconds`` of quiet."""
+    out = []
+    while not await ws.receive_nothing(timeout=seconds):
+        out.append(await ws.receive_from())
+    return out
+
+
 async def tick(table_id: int) -> None:
     await hub().send(messages.Tick(table_id=table_id))

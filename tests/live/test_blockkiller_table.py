@@ -22,7 +22,7 @@ from lobby import services
 from lobby.models import Table
 from tests.contract.test_game_contract import setup_for
 from tests.games.test_one_source import assert_one_source, played
-from tests.live.conftest import cookie_for, open_socket, receive_until, tick
+from tests.live.conftest import cookie_for, open_socket, receive_until, received, tick
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,13 +71,6 @@ async def started(table, users, fake_clock, hands=HANDS, turn=1):
         for ws in sockets:  # and a player's own hand after it
             await received(ws, 0.1)
     return sockets
-
-
-async def received(ws, seconds: float = 0.3) -> list[str]:
-    out = []
-    while not await ws.receive_nothing(timeout=seconds):
-        out.append(await ws.receive_from())
-    return out
 
 
 async def play(ws, frames, seq=1) -> int:

@@ -21,7 +21,7 @@ from games.tetrix.events import Rolled, Wrote
 from lobby import services
 from lobby.models import Table
 from tests.games.test_one_source import assert_one_source, played
-from tests.live.conftest import cookie_for, open_socket, receive_until, tick
+from tests.live.conftest import cookie_for, open_socket, receive_until, received, tick
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,14 +42,6 @@ def tetrix_table(host, opponent, stake=0):
 def engine(table):
     """The running game's engine, in the host of this process."""
     return game_host.GameHostConsumer.host.tables[table.pk].live.game
-
-
-async def received(ws, seconds: float = 0.3) -> list[str]:
-    """Whatever reaches ``ws`` within ``seconds``."""
-    out = []
-    while not await ws.receive_nothing(timeout=seconds):
-        out.append(await ws.receive_from())
-    return out
 
 
 async def started(table, users, fake_clock, roller=1, dice=DICE):

@@ -21,7 +21,7 @@ from lobby import services
 from lobby.models import Table
 from tests.contract.test_game_contract import setup_for
 from tests.games.test_one_source import assert_one_source, played
-from tests.live.conftest import cookie_for, open_socket, receive_until, tick
+from tests.live.conftest import cookie_for, open_socket, receive_until, received, tick
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,14 +61,6 @@ async def started(table, users, fake_clock, deck=DECK):
     if deck is not None:
         engine(table).setup(deck=deck)  # round 2 reveals the deck's first two cards
     return sockets
-
-
-async def received(ws, seconds: float = 0.3) -> list[str]:
-    """Whatever reaches ``ws`` within ``seconds``."""
-    out = []
-    while not await ws.receive_nothing(timeout=seconds):
-        out.append(await ws.receive_from())
-    return out
 
 
 def place(round_, card, row=0, column=0, turns=0, mirrored=False, seq=None) -> dict:
