@@ -4,10 +4,14 @@ of a signed-in player, whose choice wins everywhere; the same URLs in every lang
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+
+from accounts.models import User
 
 LANGUAGE_URL = "/accounts/language/"
 
@@ -146,3 +150,15 @@ def test_urls_carry_no_language_prefix(client, db):
     client.post(LANGUAGE_URL, {"language": "de", "next": "/"})
     assert client.get("/de/lobby/").status_code == 404
     assert client.get("/lobby/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", "Nov. 25, 2026"), ("de", "25. November 2026"), ("es", "25 de noviembre de 2026"), ("zh-hans", "2026年11月25日")],
+)
+def test_dates_are_written_the_readers_way(client, make_user, language, shown):
+    player = make_user("datedplayer")
+    User.objects.filter(pk=player.pk).update(date_joined=dt.datetime(2026, 11, 25, 9, 30, tzinfo=dt.UTC))
+    client.force_login(player)
+    client.cookies["django_language"] = language
+    assert shown in client.get(reverse("profile")).content.decode()
