@@ -111,6 +111,8 @@ async def test_a_round_reaches_everyone_and_the_next_player_rolls(host, opponent
         (1, [arrange(), write(turns=4)], "BAD_TURNS"),
         (1, [arrange(), write(row=7)], "BAD_ROW"),
         (1, [arrange(), {"intent": "write", "turns": 0, "row": 0}], "BAD_COLUMN"),
+        # a shape is turned, never mirrored: a write has no way to ask for a mirror image
+        (1, [arrange(), {**write(), "mirrored": True}], "BAD_FRAME"),
     ],
 )
 async def test_refusals_have_a_clear_code_and_change_nothing(
@@ -161,6 +163,11 @@ async def test_leaving_forfeits_and_ends_a_game_of_two(host, opponent, outsider,
     assert 'data-state="left"' in await receive_until(spectator, 'id="tx-status-2"')
     results = await receive_until(spectator, 'id="results-title"')
     assert "opponent (left)" in results and "<th class=\"num\">Score</th>" in results
+    # A rematch: once both ask, the same two play again at the same table.
+    for user in (host, opponent):
+        await database_sync_to_async(services.table_rematch)(table_id=table.pk, player=ref(user))
+    games = await database_sync_to_async(lambda: list(Game.objects.filter(table=table).order_by("pk")))()
+    assert len(games) == 2 and games[1].kind == "tetrix" and games[1].status == "running"
 
 
 async def test_a_player_who_does_not_come_back_within_30_seconds_forfeits(host, opponent, outsider, fake_clock):
