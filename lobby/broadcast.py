@@ -26,6 +26,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.formats import chips_text
 from accounts.identity import PlayerRef
 from accounts.models import User
 from lobby.models import Table
@@ -39,6 +40,11 @@ from lobby.selectors import (
 )
 
 LOBBY_GROUP = "lobby"
+
+
+def chips_fragment(chips: int) -> str:
+    """The header's count of chips, in the active language's way of writing numbers."""
+    return f'<span id="nav-chips" hx-swap-oob="true">{chips_text(chips)}</span>'
 
 
 def lobby_group(game: str | None) -> str:
@@ -89,7 +95,7 @@ def chips_changed(user_ids) -> None:
 def _send_chips(user_ids: list[int]) -> None:
     send = async_to_sync(get_channel_layer().group_send)
     for pk, chips in User.objects.filter(pk__in=user_ids).values_list("pk", "chips"):
-        send(user_group(pk), {"type": "user.chips", "html": f'<span id="nav-chips" hx-swap-oob="true">{chips}</span>'})
+        send(user_group(pk), {"type": "user.chips", "chips": chips, "html": chips_fragment(chips)})
 
 
 def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | None, str]:

@@ -28,7 +28,7 @@ from games import wire
 from games.core.errors import Refusal
 from games.messages import refuse_message
 from games.wire import error_fragment
-from lobby.broadcast import identity_key, user_group
+from lobby.broadcast import chips_fragment, identity_key, user_group
 
 # Close codes in the application range (4000–4999).
 CLOSE_BANNED = 4003
@@ -189,8 +189,13 @@ class SiteConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def user_chips(self, event: dict[str, Any]) -> None:
-        """The player's chips changed: the header's count, on every page of theirs."""
-        await self.relay(event["html"])
+        """The player's chips changed: the header's count, on every page of theirs,
+        written this page's way (12.345 in German)."""
+        html = event["html"]
+        if "chips" in event:  # not in the sender's language: in this page's
+            with translation.override(self.language):
+                html = chips_fragment(event["chips"])
+        await self.relay(html)
 
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.send_error(gettext("This account has been banned."), "BANNED")

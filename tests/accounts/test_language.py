@@ -10,8 +10,10 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
+from lobby.broadcast import chips_fragment
 
 LANGUAGE_URL = "/accounts/language/"
 
@@ -162,3 +164,24 @@ def test_dates_are_written_the_readers_way(client, make_user, language, shown):
     client.force_login(player)
     client.cookies["django_language"] = language
     assert shown in client.get(reverse("profile")).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "big", "small"),
+    # Django's own locale data: Spanish groups with a no-break space, Chinese does not group
+    [("en", "12,345", "1000"), ("de", "12.345", "1000"), ("es", "12\u00a0345", "1000"), ("zh-hans", "12345", "1000")],
+)
+def test_chips_are_written_the_readers_way(client, make_user, language, big, small):
+    rich = make_user("richplayer", chips=12345)
+    client.force_login(rich)
+    client.cookies["django_language"] = language
+    assert f'<span id="nav-chips">{big}</span>' in client.get(reverse("profile")).content.decode()
+    User.objects.filter(pk=rich.pk).update(chips=1000)  # four digits stay whole, in every language
+    assert f'<span id="nav-chips">{small}</span>' in client.get(reverse("profile")).content.decode()
+
+
+def test_the_pushed_count_of_chips_is_written_the_readers_way():
+    with translation.override("de"):
+        assert chips_fragment(12345) == '<span id="nav-chips" hx-swap-oob="true">12.345</span>'
+    with translation.override("en"):
+        assert chips_fragment(12345) == '<span id="nav-chips" hx-swap-oob="true">12,345</span>'
