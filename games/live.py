@@ -123,10 +123,19 @@ class LiveGameBase:
         raise NotImplementedError
 
     def name(self, seat: int) -> str:
+        """A seat's name as the table shows it: a guest's marked, a bot's as it is."""
         info = self.players[seat]
-        if info.get("is_guest"):
+        if info.get("is_guest") and not info.get("bot"):
             return gettext("%(name)s (guest)") % {"name": info["name"]}
         return info["name"]
+
+    # --- the game's partials (``TEMPLATE``) ------------------------------------------
+    def _partial(self, name: str, context: dict[str, Any]) -> str:
+        return render_to_string(f"{self.TEMPLATE}#{name}", context)
+
+    def _region(self, name: str, value: dict[str, Any]) -> str:
+        """A live update of one region: its partial, which reads ``value`` as ``it``."""
+        return self._partial(name, {"it": value, "oob": True})
 
     def who(self, seat: int) -> Any:
         """A seat's name in words kept to show again (a log line), escaped: a guest's

@@ -22,7 +22,6 @@ import random
 from typing import Annotated, Any
 
 import msgspec
-from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext_lazy
 
@@ -218,10 +217,6 @@ class BlockKillerLive(LiveGameBase):
     def make_bot(self, level: str, rng: random.Random) -> BlockKillerBot:
         return BlockKillerBot(rng)
 
-    def name(self, seat: int) -> str:
-        info = self.players[seat]
-        return info["name"] if info.get("bot") else super().name(seat)
-
     def has_left(self, seat: int) -> bool:
         return self.game is not None and self.game.players[seat].left_at is not None
 
@@ -393,13 +388,6 @@ class BlockKillerLive(LiveGameBase):
         return {"remaining_ms": remaining, "who": self.name(acting) if acting else "", "oob": oob}
 
     # --- rendering -----------------------------------------------------------------------------
-    def _partial(self, name: str, context: dict[str, Any]) -> str:
-        return render_to_string(f"{TEMPLATE}#{name}", context)
-
-    def _region(self, name: str, value: dict[str, Any]) -> str:
-        """A live update of one region: its partial, which reads ``value`` as ``it``."""
-        return self._partial(name, {"it": value, "oob": True})
-
     def _log_entries(self, events: list[Any]) -> list[Sentence]:
         entries = []
         for event in events:

@@ -18,7 +18,6 @@ import random
 from typing import Annotated, Any
 
 import msgspec
-from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from games import wire
@@ -95,10 +94,6 @@ class ThirdOptionLive(LiveGameBase):
 
     def make_bot(self, level: str, rng: random.Random) -> ThirdOptionBot:
         return ThirdOptionBot(rng)
-
-    def name(self, seat: int) -> str:
-        info = self.players[seat]
-        return info["name"] if info.get("bot") else super().name(seat)
 
     def begin(self, now: float) -> None:
         super().begin(now)
@@ -186,13 +181,6 @@ class ThirdOptionLive(LiveGameBase):
         }
 
     # --- rendering -------------------------------------------------------------------------
-    def _partial(self, name: str, context: dict[str, Any]) -> str:
-        return render_to_string(f"{TEMPLATE}#{name}", context)
-
-    def _region(self, name: str, value: dict[str, Any]) -> str:
-        """A live update of one region: its partial, which reads ``value`` as ``it``."""
-        return self._partial(name, {"it": value, "oob": True})
-
     def _log_entries(self, events: list[Any]) -> list[Sentence]:
         entries = []
         for event in events:

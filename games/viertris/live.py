@@ -64,10 +64,6 @@ class ViertrisLive(LiveGameBase):
     def make_bot(self, level: str, rng: random.Random) -> ViertrisBot:
         return ViertrisBot(rng)
 
-    def name(self, seat: int) -> str:
-        info = self.players[seat]
-        return info["name"] if info.get("bot") else super().name(seat)
-
     def _remember(self) -> None:
         self._before = list(self.game.board()) if self.game else None
 
