@@ -116,13 +116,18 @@ async def test_an_attack_a_defence_and_a_counter_reach_everyone(host, opponent, 
         assert "<b>Exchange</b>" in await receive_until(ws, r"<b>Exchange</b>")
 
 
-async def test_a_hand_reaches_its_player_alone(host, opponent, third, outsider, fake_clock):
+async def test_a_hand_reaches_its_player_alone(host, opponent, third, outsider, fake_clock, monkeypatch):
+    # Seed 1223 deals card 72 to seat 1 and card 90 to seat 2 before HANDS are set, so
+    # only the hands sent after the resync may count (a random deal did this in CI).
+    monkeypatch.setattr("games.services.new_seed", lambda: 1223)
     table = await database_sync_to_async(blockkiller_table)(host, opponent, third)
     p1, p2, p3, spectator = await started(table, (host, opponent, third, outsider), fake_clock, hands=None)
+    for ws in (p1, p2, p3, spectator):  # the dealt hands are read first
+        await received(ws)
     engine(table).setup(hands=HANDS, turn=1)
     await p1.send_json_to({"intent": "resync"})
-    mine = await receive_until(p1, r'(?s)id="bk-hand".*data-card="72"')
-    assert 'data-card="90"' in mine
+    mine = await receive_until(p1, r'id="bk-hand"[^>]*data-seat="1"')
+    assert 'data-card="72"' in mine and 'data-card="90"' in mine
     seq = await play(p1, ATTACK[:3])  # the attack named, the garbage stacked, an I entered
     hand = await receive_until(p1, r'(?s)id="bk-hand".*Block cards <span class="muted">\(1\)')
     assert 'data-card="72"' not in hand and 'data-card="60"' in hand  # the O is left
