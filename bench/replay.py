@@ -11,6 +11,9 @@ once, a snapshot every E entries, default ``games.replays.SNAPSHOT_EVERY``, the 
 the seek bar found) and rendering its first frame; ``seek_p99_ms`` over N random moments
 (default 200), each a seek from the nearest snapshot and the whole game area rendered, as
 the replay page asks ten times a second while playing; the record's size.
+*Floors*, measured in the same run beside them: ``floor_open_ms``, the engine alone
+replaying the log (``Replayable.replay``: no snapshots, no moments, nothing rendered);
+``floor_render_p99_ms``, the finished game area rendered with no seek.
 Prints ``name: value`` lines; the last is ``seek_p99_ms``. Targets: open under 1000 ms and
 a seek's 99th percentile under 100 ms, for 15 minutes of 4 players.
 """
@@ -116,10 +119,27 @@ def main() -> None:
         raise SystemExit("the replay's end is not the game's end")
     print(f"snapshot_every: {args.every}")
     print(f"snapshots: {len(replay._snapshots)}")
-    print(f"snapshot_kb: {len(pickle.dumps(replay._snapshots[-1].game)) / 1024:.0f} (pickled engine, the last)")
+    print(f"last_snapshot_kb: {len(pickle.dumps(replay._snapshots[-1].game)) / 1024:.0f}")
     print(f"moments: {len(replay.moments)}")
     print(f"frame_bytes: {len(first.encode())}")
     print(f"open_ms: {open_ms:.0f}")
+
+    # The floors, in the same run: the engine alone playing the log once (no snapshots,
+    # no moments, nothing rendered), the least any open could cost; and the game area of
+    # the finished table rendered as it stands (no seek), the least a seek could cost.
+    engine = type(game)
+    started = time.perf_counter()
+    again = engine.replay(game.options, game.seed, game.seats, start, log, end)
+    floor_open_ms = (time.perf_counter() - started) * 1000
+    if again.to_text() != game.to_text():
+        raise SystemExit("the engine's replay of the log is not the game")
+    renders = []
+    for _ in range(max(args.seeks // 4, 10)):
+        started = time.perf_counter()
+        live.render_full(game.now, live.start)
+        renders.append((time.perf_counter() - started) * 1000)
+    print(f"floor_open_ms: {floor_open_ms:.0f}")
+    print(f"floor_render_p99_ms: {percentile(renders, 99):.1f}")
 
     rng = random.Random(args.seed)
     seeks = []
