@@ -32,6 +32,11 @@ def opponent(make_user):
 
 
 @pytest.fixture
+def third(make_user):
+    return make_user("thirdwheel")
+
+
+@pytest.fixture
 def outsider(make_user):
     return make_user("outsider")
 

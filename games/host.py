@@ -210,15 +210,7 @@ class LiveTable:
             if arrived is not None:
                 self.latency.observe(time.perf_counter() - arrived)
         if events:
-            for seat, private in self.live.private_fragments(events).items():
-                conn = self.connections.get(seat)
-                by_language = {settings.LANGUAGE_CODE: private}
-                for channel in sorted(conn.sockets) if conn is not None else ():
-                    language = self.host.hub.language(channel)
-                    if language not in by_language:
-                        with translation.override(language):
-                            by_language[language] = self.live.render_private(seat)
-                    await self.reply(channel, by_language[language])
+            await self.send_private(events)
         if self.started and self.live.finished and not self.done:
             await self.finish()
 
@@ -290,6 +282,18 @@ class LiveTable:
         html = in_language(self.host.hub.language(channel), render)
         if html:
             await self.reply(channel, html)
+
+    async def send_private(self, events: list[Any]) -> None:
+        """Each seat's private fragments that ``events`` changed, to that seat's sockets
+        alone, each in its socket's language (rendered once per language)."""
+        for seat, private in self.live.private_fragments(events).items():
+            conn = self.connections.get(seat)
+            by_language = {settings.LANGUAGE_CODE: private}
+            for channel in sorted(conn.sockets) if conn is not None else ():
+                language = self.host.hub.language(channel)
+                if language not in by_language:
+                    by_language[language] = in_language(language, lambda seat=seat: self.live.render_private(seat))
+                await self.reply(channel, by_language[language])
 
     def forfeit_the_gone(self, now: float) -> list[Any]:
         events: list[Any] = []

@@ -21,11 +21,6 @@ def table(make_table, host):
     return make_table(ref(host), stake=10)
 
 
-@pytest.fixture
-def third(make_user):
-    return make_user("thirdwheel")
-
-
 def play(
     table, *results, scored=True, status=Game.Status.FINISHED, ended_at=None, kind="tetriwar", reason=""
 ) -> Game:

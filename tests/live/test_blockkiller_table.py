@@ -33,11 +33,6 @@ OPTIONS = {"turn_seconds": 60, "mini": False, "no_mercy": False}
 HANDS = {1: ([72, 60], [90, 91]), 2: ([73], [100, 101, 102, 103]), 3: ([61], [110])}
 
 
-@pytest.fixture
-def third(make_user):
-    return make_user("thirdwheel")
-
-
 def blockkiller_table(host, opponent, third, stake=0):
     table = services.table_create(
         player=ref(host), game="blockkiller", options=dict(OPTIONS), seats_total=3, stake=stake

@@ -20,7 +20,8 @@ from games import messages
 from games.hub import Hub, play_group
 from games.viertris.live import ViertrisLive
 from lobby import services
-from tests.live.conftest import HOST, ORIGIN, cookie_for, receive_until, tick
+from tests.live.conftest import HOST, ORIGIN, cookie_for, receive_until, received, tick
+from tests.live.test_blockkiller_table import ATTACK, HANDS, blockkiller_table, engine, play
 from tests.live.test_viertris_table import viertris_table
 from tests.personas import ref
 
@@ -274,3 +275,38 @@ async def test_sockets_of_this_process_in_another_language_are_counted_by_table(
     assert h.languages(4) == {"de"}
     await h.detach(4, "c")
     assert h.languages(4) == set() and h.local_languages == {}
+
+
+async def test_each_seat_gets_its_own_hand_in_its_language(host, opponent, third, outsider, fake_clock):
+    """A seat's private fragments (a Block-Killer hand) in the seat's language: dealt,
+    after a resync, and after a play changes it; and never in another seat's."""
+    await database_sync_to_async(speaks)(host, "de")
+    await database_sync_to_async(speaks)(opponent, "zh-hans")
+    table = await database_sync_to_async(blockkiller_table)(host, opponent, third)
+    german, chinese, english = [
+        await open_socket(f"/ws/table/{table.pk}/", await cookie_for(u)) for u in (host, opponent, third)
+    ]
+    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(host))
+    for ws in (german, chinese, english):
+        await receive_until(ws, 'id="game"')
+    fake_clock.t += 3.01
+    await tick(table.pk)
+    dealt = {
+        name: await receive_until(ws, r'id="bk-hand"[^>]*data-seat="\d"')
+        for name, ws in (("de", german), ("zh-hans", chinese), ("en", english))
+    }
+    assert "Steinkarten" in dealt["de"] and "Müllkarten" in dealt["de"] and "Block cards" not in dealt["de"]
+    assert "方块牌" in dealt["zh-hans"] and "垃圾牌" in dealt["zh-hans"]
+    assert "Block cards" in dealt["en"] and "Steinkarten" not in dealt["en"]
+
+    engine(table).setup(hands=HANDS, turn=1)
+    for ws in (german, chinese, english):
+        await received(ws)
+    await german.send_json_to({"intent": "resync"})
+    hand = await receive_until(german, r'id="bk-hand"[^>]*data-seat="1"')
+    assert 'data-card="72"' in hand and "Steinkarten <span" in hand
+    await play(german, ATTACK[:3])  # the I leaves the hand: the hand is sent again, in German
+    hand = await receive_until(german, r'(?s)id="bk-hand"[^>]*data-seat="1".*Steinkarten <span class="muted">\(1\)')
+    assert 'data-card="72"' not in hand
+    for ws in (chinese, english):  # nobody else gets seat 1's hand, in any language
+        assert not any('data-seat="1"' in m and "bk-hand" in m for m in await received(ws))

@@ -30,11 +30,6 @@ OPTIONS = {"round_seconds": 60, "tetrominoes_only": False}
 DECK = ["O4", "I3", "T4", "L4", "2", "1", "X5", "I4"]
 
 
-@pytest.fixture
-def third(make_user):
-    return make_user("thirdwheel")
-
-
 def thirdoption_table(host, opponent, third):
     table = services.table_create(player=ref(host), game="thirdoption", options=dict(OPTIONS), seats_total=3)
     services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
