@@ -110,7 +110,7 @@ class ChipTransactionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class ModerationActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Moderation, as the services recorded it."""
 
-    list_display = ("created_at", "admin", "action", "user", "table_id", "reason")
+    list_display = ("created_at", "admin", "action", "user", "table_id", "game_id", "reason")
     list_filter = ("action",)
     list_select_related = ("admin", "user")
     search_fields = ("admin__username", "user__username", "reason")

@@ -143,6 +143,8 @@ class ModerationAction(models.Model):
         UNBAN = "unban", _("Unban")
         CLOSE_TABLE = "close_table", _("Close table")
         ADJUST_CHIPS = "adjust_chips", _("Adjust chips")
+        HIDE_REPLAY = "hide_replay", _("Hide replay")
+        SHOW_REPLAY = "show_replay", _("Show replay")
 
     admin = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="moderation_done"
@@ -152,6 +154,7 @@ class ModerationAction(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="moderation_received"
     )
     table_id = models.PositiveIntegerField(null=True, blank=True)
+    game_id = models.PositiveIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -159,7 +162,9 @@ class ModerationAction(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        target = self.user or (f"table #{self.table_id}" if self.table_id else "")
+        target = self.user or (
+            f"game #{self.game_id}" if self.game_id else f"table #{self.table_id}" if self.table_id else ""
+        )
         return f"{self.admin} {self.get_action_display().lower()} {target}"
 
 

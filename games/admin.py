@@ -18,6 +18,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from config.admin_mixins import ReadOnlyMixin
+from games import services
 from games.models import Game, Participation
 from games.verify import record_check, verdict
 
@@ -218,7 +219,9 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Hide replays"), permissions=["moderate"])
     def hide_replays(self, request: HttpRequest, queryset) -> None:
-        count = queryset.update(replay_hidden=True)
+        count = services.replays_hide(
+            game_ids=list(queryset.values_list("pk", flat=True)), hidden=True, by=request.user
+        )
         self.message_user(
             request,
             gettext("Hid the replays of %(count)d game(s).") % {"count": count},
@@ -227,7 +230,9 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Show replays"), permissions=["moderate"])
     def show_replays(self, request: HttpRequest, queryset) -> None:
-        count = queryset.update(replay_hidden=False)
+        count = services.replays_hide(
+            game_ids=list(queryset.values_list("pk", flat=True)), hidden=False, by=request.user
+        )
         self.message_user(
             request,
             gettext("Showed the replays of %(count)d game(s).") % {"count": count},

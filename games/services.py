@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from accounts import services as account_services
-from accounts.models import ChipTransaction, User
+from accounts.models import ChipTransaction, ModerationAction, User
 from accounts.services import ChipsError, chips_change
 from games import messages
 from games.core.errors import Refusal
@@ -329,3 +329,21 @@ def game_abort_running(*, table_id: int, reason: str) -> None:
 def game_forfeit_request(*, table_id: int, seat: int) -> None:
     """Make a seat forfeit the table's running game (a ban), after commit."""
     transaction.on_commit(lambda: _tell_host(messages.Forfeit(table_id=table_id, seat=seat)))
+
+
+@transaction.atomic
+def replays_hide(*, game_ids: list[int], hidden: bool, by: User) -> int:
+    """Hide (or show again) the replays of finished games: a moderator's action, one
+    ModerationAction per game whose replay changes. Returns how many changed."""
+    games = list(
+        Game.objects.select_for_update()
+        .filter(pk__in=game_ids)
+        .exclude(replay_hidden=hidden)
+        .only("pk", "table_id", "replay_hidden")
+    )
+    action = ModerationAction.Action.HIDE_REPLAY if hidden else ModerationAction.Action.SHOW_REPLAY
+    Game.objects.filter(pk__in=[game.pk for game in games]).update(replay_hidden=hidden)
+    ModerationAction.objects.bulk_create(
+        ModerationAction(admin=by, action=action, game_id=game.pk, table_id=game.table_id) for game in games
+    )
+    return len(games)

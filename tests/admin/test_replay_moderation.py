@@ -10,6 +10,7 @@ from django.contrib.auth.models import Permission
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
 
+from accounts.models import ModerationAction
 from games.models import Game, GameLog, Participation
 from games.verify import record_check
 from tests.games import test_replays
@@ -136,6 +137,21 @@ def test_hide_and_show_replays(client, admin_user, recorded_game):
     act(client, "show_replays", game)
     game.refresh_from_db()
     assert not game.replay_hidden
+
+
+def test_hiding_and_showing_a_replay_are_logged_as_moderation(client, admin_user, recorded_game):
+    game, other = recorded_game(7), recorded_game(8)
+    client.force_login(admin_user)
+    act(client, "hide_replays", game)
+    act(client, "hide_replays", game)  # already hidden: nothing changes, nothing more is logged
+    act(client, "show_replays", game, other)  # the other was never hidden: only the game is logged
+    logged = list(ModerationAction.objects.order_by("id").values_list("admin__username", "action", "game_id", "table_id"))
+    assert logged == [
+        ("moderator", "hide_replay", game.pk, game.table_id),
+        ("moderator", "show_replay", game.pk, game.table_id),
+    ]
+    html = client.get(reverse("admin:accounts_moderationaction_changelist")).content.decode()
+    assert "Hide replay" in html and "Show replay" in html
 
 
 def test_a_player_cannot_reach_the_games_admin(client, host, recorded_game):

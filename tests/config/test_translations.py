@@ -4,6 +4,8 @@ template shows words that are not marked for translation.
 - Each catalogue (locale/*/LC_MESSAGES/django.po and djangojs.po) has a translation for
   every entry: no empty ``msgstr`` (nor ``msgstr[n]``), none flagged fuzzy. After
   ``makemessages`` brings new strings, this fails until they are translated.
+- Each catalogue holds every string the code marks: ``makemessages`` run on a copy of
+  the tree finds no entry the committed catalogue lacks (needs gettext's xgettext).
 - Each template (templates/**/*.html) keeps its words inside ``{% translate %}`` or
   ``{% blocktranslate %}``: with those, other template tags, comments, variables,
   scripts, styles and HTML tags taken out (keeping the attributes people read or hear:
@@ -19,11 +21,17 @@ from __future__ import annotations
 
 import ast
 import html
+import os
 import re
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from tests.needs import need
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = sorted((ROOT / "locale").glob("*/LC_MESSAGES/*.po"))
@@ -215,3 +223,38 @@ def test_the_template_check_sees_unmarked_words():
         '{% block main_class %}wide{% endblock %}<kbd>Esc</kbd> <kbd>Space</kbd> <a href="#">Replay</a> Esc'
     )
     assert unmarked_words(template) == ["Turn", "it", "Turn", "Send", "Space", "Replay", "Esc"]
+
+
+# --- the catalogues hold every marked string -------------------------------------------------
+SOURCES = ("accounts", "config", "games", "lobby", "templates", "static", "locale", "manage.py")
+
+
+def msgids(path: Path) -> set[tuple[str | None, str]]:
+    return {(entry.fields.get("msgctxt"), entry.msgid) for entry in parse_po(path.read_text(encoding="utf-8"))}
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_every_marked_string_is_in_the_catalogues(tmp_path, domain):
+    """What ``makemessages`` (as the README runs it) would add to the German catalogue
+    now; the other languages' are checked against it above (complete) and below (the
+    same entries)."""
+    need(shutil.which("xgettext") is not None, "gettext is not installed (apt-get install -y gettext)")
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        else:
+            shutil.copy2(source, tmp_path / name)
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-d", domain, "-l", "de", "--no-obsolete", "--no-location"],
+        cwd=tmp_path, env={**os.environ, "DEBUG": "true"}, check=True, capture_output=True,
+    )
+    committed = msgids(ROOT / f"locale/de/LC_MESSAGES/{domain}.po")
+    marked = msgids(tmp_path / f"locale/de/LC_MESSAGES/{domain}.po")
+    assert sorted(marked - committed, key=str) == [], f"run makemessages ({domain}) and translate the new strings"
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_every_language_has_the_same_entries(domain):
+    entries = {lang: msgids(ROOT / f"locale/{lang}/LC_MESSAGES/{domain}.po") for lang in ("de", "es", "zh_Hans")}
+    assert entries["es"] == entries["de"] and entries["zh_Hans"] == entries["de"]
