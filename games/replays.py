@@ -88,8 +88,9 @@ class Moment:
 
     A replay is opened once per process for viewers of every language (``replay_of``), so
     a moment keeps what happened (``who``, ``count``) and its ``label`` is worded when read,
-    in the active language. A turn-based game's move keeps the words of its table's log
-    (``words``), as the adapter rendered them."""
+    in the active language. A turn-based game's move keeps the lines its table's log
+    gained (``lines``: ``games.words.Sentence``, worded when read too), or else the
+    entry itself (``words``)."""
 
     t: float
     entry: int
@@ -97,6 +98,7 @@ class Moment:
     who: str = ""
     count: int = 0
     words: str = ""
+    lines: tuple[Any, ...] = ()
 
     @property
     def label(self) -> str:
@@ -111,7 +113,8 @@ class Moment:
         elif self.kind == "left":
             text = gettext("%(name)s leaves the game") % {"name": self.who}
         else:
-            return self.words
+            text = " · ".join(unescape(strip_tags(str(line))).replace("\xa0", " ").strip() for line in self.lines)
+            text = text or self.words
         return text[:MOMENT_LABEL_MAX]
 
 
@@ -250,11 +253,9 @@ class Replay:
         at = min(math.ceil((t - self.start) * 1000) / 1000, self.duration)
         name = live.name(seat) if seat in live.players else ""
         if self.turn_based:
-            lines = getattr(live, "log_lines", [])[before:]
-            words = " · ".join(unescape(strip_tags(line)).replace("\xa0", " ").strip() for line in lines)
-            if not words:
-                words = f"{name}: {text.replace(':', ' ')}" if name else text.replace(":", " ")
-            return [Moment(at, i + 1, "move", words=words[:MOMENT_LABEL_MAX])]
+            lines = tuple(getattr(live, "log_lines", [])[before:])
+            words = f"{name}: {text.replace(':', ' ')}" if name else text.replace(":", " ")
+            return [Moment(at, i + 1, "move", words=words[:MOMENT_LABEL_MAX], lines=lines)]
         found = []
         if text == "bomb" or text.startswith("bomb:"):
             found.append(Moment(at, i + 1, "bomb", who=name))

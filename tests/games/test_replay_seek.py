@@ -220,3 +220,12 @@ def test_a_moment_list_and_seek_bar_marks_come_with_the_page(client, finished):
     moments = json.loads(data)
     assert moments and all(isinstance(t, float | int) and isinstance(label, str) for t, label in moments)
     assert 'class="move" style="--at:' in html
+
+
+def test_a_replays_captions_are_in_each_readers_language_whoever_opened_it_first(client, finished):
+    english = client.get(replay_url(finished), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert ": column " in english and ": Spalte " not in english
+    german = client.get(replay_url(finished), HTTP_ACCEPT_LANGUAGE="de").content.decode()  # the same Replay, cached
+    assert ": Spalte " in german and ": column " not in german
+    chinese = client.get(replay_url(finished), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "：第 " in chinese
