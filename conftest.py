@@ -7,6 +7,19 @@ from __future__ import annotations
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts and ends in the site's language. A request through the test
+    client leaves the language it chose active in the test's thread (Django's
+    LocaleMiddleware activates it and nothing deactivates it), and anything worded when
+    read afterwards (a replay's captions) would be in that language in the next test."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def make_user(db):
     from accounts import services

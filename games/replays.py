@@ -99,6 +99,7 @@ class Moment:
     count: int = 0
     words: str = ""
     lines: tuple[Any, ...] = ()
+    clock: float | None = None  # the engine's time of a change its clocks made alone
 
     @property
     def label(self) -> str:
@@ -164,11 +165,15 @@ class Replay:
         self._snapshots: list[Any] = [copy.deepcopy(live)]
         self.moments: list[Moment] = []
         for i, (t, seat, text) in enumerate(log):
+            if not self.turn_based:
+                self._clock_moments(live, i, t)
             before = self._probe(live)
             self._play(live, t, seat, text)
             self.moments.extend(self._moments(live, before, i, t, seat, text))
             if (i + 1) % every == 0:
                 self._snapshots.append(copy.deepcopy(live))
+        if not self.turn_based:
+            self._clock_moments(live, len(log), self.end, until_end=True)
         self._moment_times = [m.t for m in self.moments]
 
     @classmethod
@@ -199,9 +204,10 @@ class Replay:
 
     def render_moment(self, i: int) -> str:
         """The ``#game`` region just after moment ``i`` (its entry played, and not the next
-        even if it came in the same millisecond)."""
-        n = self.moments[i].entry
-        now = self._times[n - 1]
+        even if it came in the same millisecond; or its clock run to the step that made it)."""
+        moment = self.moments[i]
+        n = moment.entry
+        now = moment.clock if moment.clock is not None else self._times[n - 1]
         return self._state(n, now).render_full(now, self.start)
 
     def _state(self, n: int, now: float) -> Any:
@@ -248,9 +254,30 @@ class Replay:
             return len(live.log_lines) if hasattr(live, "log_lines") else 0
         return {seat: (live.player_stats(seat), live.has_left(seat)) for seat in live.seats}
 
+    def _clock_moments(self, live: Any, n: int, t: float, *, until_end: bool = False) -> None:
+        """What TetriWar's clocks did on their own before the entry at ``t`` (``n`` entries
+        played): a piece that gravity locked clearing lines, a board topping out. The clocks
+        are run one step at a time (``next_deadline``) and each change is marked at the
+        step's own time, not at the next key press, which may come seconds later. Running
+        them in steps plays the same game as running them at once (tests/games/
+        test_replay_seek.py compares every state with a full replay)."""
+        last = -math.inf
+        while True:
+            due = live.next_deadline()
+            if due is None or due <= last or due > t or (due == t and not until_end):
+                return
+            last = due
+            before = self._probe(live)
+            live.advance(due)
+            self.moments.extend(self._changes(live, before, self._at(due), n, clock=due))
+
+    def _at(self, t: float) -> float:
+        """Seconds after the start, in ms, not before ``t`` (a link at ?t= shows what
+        happened then) and not after the end."""
+        return min(math.ceil((t - self.start) * 1000) / 1000, self.duration)
+
     def _moments(self, live: Any, before: Any, i: int, t: float, seat: int, text: str) -> list[Moment]:
-        # In ms, not before the entry (a link at ?t= shows it), and not after the end.
-        at = min(math.ceil((t - self.start) * 1000) / 1000, self.duration)
+        at = self._at(t)
         name = live.name(seat) if seat in live.players else ""
         if self.turn_based:
             lines = tuple(getattr(live, "log_lines", [])[before:])
@@ -259,16 +286,21 @@ class Replay:
         found = []
         if text == "bomb" or text.startswith("bomb:"):
             found.append(Moment(at, i + 1, "bomb", who=name))
+        return found + self._changes(live, before, at, i + 1)
+
+    def _changes(self, live: Any, before: Any, at: float, n: int, clock: float | None = None) -> list[Moment]:
+        """The lines cleared, the boards topped out and the players gone since ``before``."""
+        found = []
         for s, (stats, left) in before.items():
             now_stats = live.player_stats(s)
             who = live.name(s)
             lines = now_stats["lines"] - stats["lines"]
             if lines > 0:
-                found.append(Moment(at, i + 1, "clear", who=who, count=lines))
+                found.append(Moment(at, n, "clear", who=who, count=lines, clock=clock))
             if now_stats["eliminations"] > stats["eliminations"]:
-                found.append(Moment(at, i + 1, "out", who=who))
+                found.append(Moment(at, n, "out", who=who, clock=clock))
             if not left and live.has_left(s):
-                found.append(Moment(at, i + 1, "left", who=who))
+                found.append(Moment(at, n, "left", who=who, clock=clock))
         return found
 
 

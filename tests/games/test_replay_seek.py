@@ -6,16 +6,20 @@ show, and hide what an admin hid."""
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
 from django.urls import reverse
 
+from games.core.log import InputLog
 from games.live import live_game_for
 from games.models import Game, GameLog
 from games.registry import GAMES
 from games.replays import Replay, rebuilt, recorded
 from lobby import services
+from tests.contract.test_game_contract import bots_game
+from tests.contract.test_game_contract import setup_for as contract_setup
 from tests.games.test_replays import recorded_bots_game
 from tests.personas import ref
 
@@ -229,3 +233,24 @@ def test_a_replays_captions_are_in_each_readers_language_whoever_opened_it_first
     assert ": Spalte " in german and ": column " not in german
     chinese = client.get(replay_url(finished), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "：第 " in chinese
+
+
+def test_what_tetriwars_clocks_do_alone_is_marked_at_its_own_time():
+    """A board topped out by gravity, between two key presses: its moment is the clock's
+    step that did it, not the next key press (seed 2: the easy bots' game tops one out
+    while nobody presses anything)."""
+    spec = GAMES["tetriwar"]
+    setup = contract_setup(spec, 2, 2)
+    setup["options"]["minutes"] = 2
+    live = bots_game(spec, 2, 2, setup)
+    log, start, end = InputLog.unpack(live.game.log.pack(live.start, live.game.now))
+    replay = Replay(setup, log, start, end)
+    by_clock = [m for m in replay.moments if m.clock is not None]
+    assert [m.kind for m in by_clock] == ["out"]
+    m = by_clock[0]
+    assert m.t == math.ceil((m.clock - start) * 1000) / 1000
+    assert log[m.entry - 1][0] < m.clock < log[m.entry][0]  # between two entries, and not at either
+    states = [replay._state(m.entry, now).game.to_text() for now in (m.clock - 1e-6, m.clock)]
+    assert states[0] != states[1]  # the step at m.clock made the change
+    assert replay.moments == sorted(replay.moments, key=lambda moment: moment.t)
+    assert "id=\"game\"" in replay.render_moment(replay.moments.index(m))
