@@ -16,7 +16,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games.core.log import Rows
-from games.core.outcome import Outcome
+from games.core.outcome import Outcome, Termination
 from games.core.protocol import IllegalIntent
 from games.registry import GAMES
 from games.wire import Frame
@@ -256,12 +256,15 @@ class LiveGameBase:
             "rows": rows, "game": game_row, "termination": termination(outcome.termination), "oob": True,
             "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
         }
-        return render_to_string(self.TEMPLATE + "#results", context) + self._clock_over()
+        return render_to_string(self.TEMPLATE + "#results", context) + self._clock_over(
+            time_up=outcome.termination == Termination.TIME
+        )
 
     @classmethod
     def render_aborted(cls, reason: str) -> str:
         return render_to_string(cls.TEMPLATE + "#results", {"aborted": reason, "oob": True}) + cls._clock_over()
 
     @classmethod
-    def _clock_over(cls) -> str:
-        return render_to_string(cls.TEMPLATE + "#clock", {"over": True, "oob": True})
+    def _clock_over(cls, *, time_up: bool = False) -> str:
+        """The clock stopped: the time ran out (``time_up``), or the game ended otherwise."""
+        return render_to_string(cls.TEMPLATE + "#clock", {"over": True, "time_up": time_up, "oob": True})

@@ -198,6 +198,7 @@ async def test_when_one_of_two_players_leaves_the_game_ends_at_once_for_everyone
     for ws in sockets:  # only one side remains: the results, for players and spectators alike
         results = await receive_until(ws, 'id="results-title"')
         assert "(left)" in results
+        assert "data-stopped" in results and ">Game over<" in results and "Time!" not in results  # not the time
     game = await database_sync_to_async(Game.objects.get)(table=table)
     assert game.status == Game.Status.FINISHED and game.termination == "forfeit"
     for ws in sockets:

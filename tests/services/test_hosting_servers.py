@@ -78,6 +78,30 @@ def test_players_on_the_hosting_server_and_the_other_play_one_table(cluster, nam
     assert_saved_once(cluster, setup, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])
 
 
+def test_each_server_sends_the_table_in_each_readers_language(cluster):
+    """A Chinese player on the hosting server, an English player and a German watcher on
+    the other: what crosses Redis carries the languages read there (games/hub.py)."""
+    setup = cluster.setup_table("hosted_languages")
+    home, away = servers_of(setup["table"])
+    table, cookies = setup["table"], setup["cookies"]
+
+    async def play():
+        chinese = await connect(cluster, home, table, cookies[0] + "; django_language=zh-hans")
+        english = await connect(cluster, away, table, cookies[1])
+        german = await connect(cluster, away, table, cookies[2] + "; django_language=de")
+        await start_game(cluster, setup, away, [chinese, english, german])
+        await chinese.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+        heads = {await receive_until(ws, r"a1:1\b") for ws in (chinese, english, german)}
+        assert len({head.split("-->", 1)[0] for head in heads}) == 1  # one version, one ack
+        await chinese.send(json.dumps({"intent": "forfeit"}))
+        results = [await receive_until(ws, 'id="results-title"', timeout=15) for ws in (chinese, english, german)]
+        assert ">结果<" in results[0] and ">Results<" in results[1] and ">Ergebnisse<" in results[2]
+        for ws in (chinese, english, german):
+            await ws.close()
+
+    asyncio.run(play())
+
+
 def test_a_killed_hosting_server_has_its_games_aborted_by_the_other(cluster):
     setup = cluster.setup_table("hosted_killed")
     home, away = servers_of(setup["table"])
