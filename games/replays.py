@@ -77,6 +77,9 @@ SNAPSHOT_EVERY = 500
 # seeks in 7 ms at the 99th percentile with a snapshot every 10 (200 ms every 500), opens
 # in 460 ms (380) and holds 2.3 MB.
 SNAPSHOT_EVERY_TURN_BASED = 10
+# The kinds of TetriWar's events that may mean lines cleared, a board out or a player
+# gone (games/tetriwar/events.py): only after those are the boards probed.
+CHANGES_MARKED = frozenset({"score", "eliminated", "over", "left"})
 CACHED_REPLAYS = 8  # replays kept open in each process, the most recently watched: at most ~50 MB
 MOMENT_LABEL_MAX = 120  # characters of a moment's words on the seek bar
 
@@ -165,15 +168,15 @@ class Replay:
         self._snapshots: list[Any] = [copy.deepcopy(live)]
         self.moments: list[Moment] = []
         for i, (t, seat, text) in enumerate(log):
-            if not self.turn_based:
-                self._clock_moments(live, i, t)
             before = self._probe(live)
+            if not self.turn_based:
+                before = self._clock_moments(live, i, t, before)
             self._play(live, t, seat, text)
             self.moments.extend(self._moments(live, before, i, t, seat, text))
             if (i + 1) % every == 0:
                 self._snapshots.append(copy.deepcopy(live))
         if not self.turn_based:
-            self._clock_moments(live, len(log), self.end, until_end=True)
+            self._clock_moments(live, len(log), self.end, self._probe(live))
         self._moment_times = [m.t for m in self.moments]
 
     @classmethod
@@ -254,22 +257,24 @@ class Replay:
             return len(live.log_lines) if hasattr(live, "log_lines") else 0
         return {seat: (live.player_stats(seat), live.has_left(seat)) for seat in live.seats}
 
-    def _clock_moments(self, live: Any, n: int, t: float, *, until_end: bool = False) -> None:
-        """What TetriWar's clocks did on their own before the entry at ``t`` (``n`` entries
-        played): a piece that gravity locked clearing lines, a board topping out. The clocks
-        are run one step at a time (``next_deadline``) and each change is marked at the
-        step's own time, not at the next key press, which may come seconds later. Running
-        them in steps plays the same game as running them at once (tests/games/
-        test_replay_seek.py compares every state with a full replay)."""
-        last = -math.inf
-        while True:
-            due = live.next_deadline()
-            if due is None or due <= last or due > t or (due == t and not until_end):
-                return
-            last = due
-            before = self._probe(live)
-            live.advance(due)
-            self.moments.extend(self._changes(live, before, self._at(due), n, clock=due))
+    def _clock_moments(self, live: Any, n: int, t: float, before: Any) -> Any:
+        """What TetriWar's clocks did on their own up to the entry at ``t`` (``n`` entries
+        played): a piece that gravity locked clearing lines, a board topping out, each
+        marked at the time of the clock's step that did it (``advance_timed``), not at the
+        next key press, which may come seconds later. Running the clocks first plays the
+        same game as the entry running them (tests/games/test_replay_seek.py compares every
+        state with a full replay). ``before`` is the probe of the state so far; returns it
+        as the clocks left it."""
+        game = live.game
+        if game.earliest_due() > t:
+            return before  # most entries: no clock comes due before them
+        events, times = game.advance_timed(t)
+        when = {event.seat: at for event, at in zip(events, times, strict=True) if event.kind in CHANGES_MARKED}
+        if not when:
+            return before
+        after = self._probe(live)
+        self.moments.extend(self._changes(live, before, after, None, n, clock_of=when))
+        return after
 
     def _at(self, t: float) -> float:
         """Seconds after the start, in ms, not before ``t`` (a link at ?t= shows what
@@ -286,20 +291,33 @@ class Replay:
         found = []
         if text == "bomb" or text.startswith("bomb:"):
             found.append(Moment(at, i + 1, "bomb", who=name))
-        return found + self._changes(live, before, at, i + 1)
+        after = self._probe(live)
+        if after != before:  # most key presses clear nothing
+            found.extend(self._changes(live, before, after, at, i + 1))
+        return found
 
-    def _changes(self, live: Any, before: Any, at: float, n: int, clock: float | None = None) -> list[Moment]:
-        """The lines cleared, the boards topped out and the players gone since ``before``."""
+    def _changes(
+        self, live: Any, before: Any, after: Any, at: float | None, n: int, clock_of: dict[int, float] | None = None
+    ) -> list[Moment]:
+        """The lines cleared, the boards topped out and the players gone between two
+        probes of a TetriWar game: at ``at``, or (``clock_of``) at the time the clocks
+        changed each seat (the latest time they changed any, for a seat they did not)."""
         found = []
         for s, (stats, left) in before.items():
-            now_stats = live.player_stats(s)
+            now_stats, now_left = after[s]
+            clock = None
+            if clock_of:
+                clock = clock_of.get(s, max(clock_of.values()))
+                at = self._at(clock)
+            if (stats, left) == (now_stats, now_left):
+                continue
             who = live.name(s)
             lines = now_stats["lines"] - stats["lines"]
             if lines > 0:
                 found.append(Moment(at, n, "clear", who=who, count=lines, clock=clock))
             if now_stats["eliminations"] > stats["eliminations"]:
                 found.append(Moment(at, n, "out", who=who, clock=clock))
-            if not left and live.has_left(s):
+            if not left and now_left:
                 found.append(Moment(at, n, "left", who=who, clock=clock))
         return found
 

@@ -223,6 +223,21 @@ class Game(Replayable):
         self._due = self._compute_due()
         return events
 
+    def advance_timed(self, now: float) -> tuple[list[Event], list[float]]:
+        """``advance``, and the time of the clock's step that made each event (a replay
+        marks a line cleared by a piece gravity locked when it happened)."""
+        if self.finished:
+            events, self._pending = self._pending, []
+            return events, [self.now] * len(events)
+        times: list[float] = []
+        return self._advance(max(now, self.now), times), times
+
+    def earliest_due(self) -> float:
+        """A time no later than the next thing that happens without input (infinity once
+        finished), known without working it out: a key press may have brought a clock
+        nearer and left this earlier than ``next_deadline``, never later."""
+        return INF if self.finished else self._due
+
     def next_deadline(self) -> float | None:
         """The earliest time something happens without input (None once finished)."""
         if self.finished:
@@ -380,8 +395,12 @@ class Game(Replayable):
                 due = player_due
         return due
 
-    def _advance(self, now: float) -> list[Event]:
+    def _advance(self, now: float, times: list[float] | None = None) -> list[Event]:
+        """Every clock run to ``now``, one step at a time in time order; ``times`` (if
+        given) gets the time of the step that made each event."""
         events, self._pending = self._pending, []
+        if times is not None:
+            times.extend([self.now] * len(events))
         end = self.end
         order = self._order
         while True:
@@ -405,9 +424,13 @@ class Game(Replayable):
             dropped = first.step(due, events)
             for bomb in dropped:
                 self._drop_auto(first, bomb, due, events)
+            if times is not None:
+                times.extend([due] * (len(events) - len(times)))
         self.now = max(self.now, min(now, end))
         if now >= end and not self.finished:
             self._finish(events, Termination.TIME)
+        if times is not None:
+            times.extend([self.now] * (len(events) - len(times)))
         self._due = self._compute_due()
         return events
 

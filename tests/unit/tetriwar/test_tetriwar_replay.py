@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -53,3 +54,26 @@ def test_the_log_holds_plain_json_values():
     game = Game(Options(), 1, [1], 0.0)
     game.apply(1, Bot(random.Random(1)).choose(game, 1), 0.5)
     assert json.loads(json.dumps(list(game.log))) == [list(entry) for entry in game.log]
+
+
+def test_advance_timed_is_advance_with_the_time_of_each_step():
+    """Two equal games, one run by ``advance``, the other by ``advance_timed`` in uneven
+    steps: the same events and the same game, each event timed by the clock step that
+    made it (between the last time and the new one, in order), and the lower bound
+    ``earliest_due`` never after the next deadline."""
+    a = Game(Options(bombs="automatic"), 7, [1, 2], 0.0)
+    b = Game(Options(bombs="automatic"), 7, [1, 2], 0.0)
+    bot, rng = Bot(random.Random(3), careful=True), random.Random(4)
+    t = 0.0
+    for _ in range(600):
+        assert b.earliest_due() <= (b.next_deadline() or math.inf)
+        previous, t = t, t + rng.random() * 0.8
+        plain = a.advance(t)
+        timed, times = b.advance_timed(t)
+        assert timed == plain and len(times) == len(timed)
+        assert times == sorted(times) and all(previous <= at <= t for at in times)
+        if rng.random() < 0.5 and not a.finished:
+            seat = rng.choice([1, 2])
+            move = bot.choose(a, seat)
+            assert a.apply(seat, move, t) == b.apply(seat, move, t)
+    assert a.to_text() == b.to_text()
