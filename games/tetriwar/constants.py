@@ -29,9 +29,10 @@ MAX_LEVEL = 10  # RULES.md, seed
 SOFT_DROP_FACTOR = 20  # RULES.md: soft drop is 20× gravity ...
 SOFT_DROP_MAX_INTERVAL = 0.050  # RULES.md: ... and at least one row per 50 ms
 LOCK_DELAY = 0.5  # RULES.md
-MAX_LOCK_RESETS = 15  # RULES.md. A piece reaching a new lowest row starts counting
-# again (Guideline); after the 15th reset a move no longer restarts the timer, which
-# keeps running (our choice: the Guideline locks at once on touching down instead).
+MAX_LOCK_RESETS = 15  # RULES.md. A piece reaching a new lowest row (by a fall or a
+# kick) starts counting again (Guideline). Every move or rotation after the first
+# touch-down counts, off the ground too; after the 15th a move no longer restarts the
+# timer, which keeps running, and a piece that lands again after the 15th locks at once.
 SPAWN_DELAY = 0.0  # our choice (TetriNET, modern Guideline): the next piece comes at once
 DAS = 0.170  # RULES.md: auto-repeat of ← → starts after 170 ms (the default handling)
 ARR = 0.050  # RULES.md: then one step every 50 ms (the default handling)

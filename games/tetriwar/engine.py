@@ -357,6 +357,7 @@ class Game(Replayable):
                 if not player.fits(shape, player.y):
                     raise ValueError(f"the piece {piece!r} does not fit there")
                 player.resets = 0
+                player.touched = False
                 player.lock_at = INF
                 player._touch(self.now, moved=False)
                 player.last_fall = self.now

@@ -110,7 +110,8 @@ class Player:
         self.y = 0
         self.shape: tuple[tuple[int, int], ...] = ()
         self.lowest = 0
-        self.resets = 0
+        self.resets = 0  # moves and rotations since the piece first touched down on its lowest row
+        self.touched = False  # it has touched down on its lowest row (the count is running)
         self.soft = False
         self.last_fall = 0.0
         self.fall_at = INF
@@ -166,14 +167,30 @@ class Player:
             y += 1
 
     def _touch(self, t: float, moved: bool) -> None:
-        """Update the lock clock after the piece moved (``moved``) or the field changed."""
+        """Update the lock clock after the piece moved (``moved``) or the field changed.
+
+        From the piece's first touch-down on its lowest row, every successful move or
+        rotation counts, on the ground or off it: the first 15 restart the lock delay
+        (one that lifts the piece restarts it when it lands again), later ones do not,
+        and a piece that lands again after more than 15 locks at once. Without counting
+        the moves off the ground, stepping off a ledge and back would hold a piece up
+        for ever. A new lowest row starts the count again (``_lower``)."""
+        if moved and self.touched:
+            self.resets += 1
         if self.fits(self.shape, self.y + 1):
             self.lock_at = INF
         elif self.lock_at == INF:
+            self.lock_at = t if self.resets > MAX_LOCK_RESETS else t + LOCK_DELAY
+            self.touched = True
+        elif moved and self.resets <= MAX_LOCK_RESETS:
             self.lock_at = t + LOCK_DELAY
-        elif moved and self.resets < MAX_LOCK_RESETS:
-            self.resets += 1
-            self.lock_at = t + LOCK_DELAY
+
+    def _lower(self) -> None:
+        """The piece is on a row lower than any it reached: 15 fresh resets (RULES.md)."""
+        if self.y > self.lowest:
+            self.lowest = self.y
+            self.resets = 0
+            self.touched = False
 
     def step(self, t: float, events: list) -> list[str]:
         """Run the clock that is due at ``t``; returns bombs to drop automatically.
@@ -198,9 +215,7 @@ class Player:
         y = self.y + 1
         if self.fits(self.shape, y):
             self.y = y
-            if y > self.lowest:
-                self.lowest = y
-                self.resets = 0  # Guideline: a new lowest row gives 15 fresh resets
+            self._lower()
             events.append(self.piece_event)
             self.rearm(t)
         self._touch(t, moved=False)
@@ -300,6 +315,7 @@ class Player:
                 self.x += cols
                 self.y += rows
                 self.shape = shapes[index]
+                self._lower()  # a kick may take it down: fresh resets, as a fall would
                 self._touch(t, moved=True)
                 events.append(self.piece_event)
                 self.rearm(t)
@@ -396,6 +412,7 @@ class Player:
         self.kind, self.rotation, self.x, self.y, self.shape = kind, 0, C.SPAWN_COLUMN, y, shape
         self.lowest = y
         self.resets = 0
+        self.touched = False
         self.lock_at = INF
         self._touch(t, moved=False)
         self.last_fall = t
@@ -529,7 +546,7 @@ class Player:
             + (f" left {self.left_at!r}" if self.left else "")
             + handling,
             f"piece {self.kind} r{self.rotation} x{self.x} y{self.y - HIDDEN} "
-            f"resets {self.resets} lowest {self.lowest - HIDDEN} soft {int(self.soft)}" + keys,
+            f"resets {self.resets} touched {int(self.touched)} lowest {self.lowest - HIDDEN} soft {int(self.soft)}" + keys,
             f"clocks fall {clock(self.fall_at)} lock {clock(self.lock_at)} "
             f"reversed {clock(self.control_until)} last_fall {self.last_fall!r}",
             f"next {' '.join(self.bag.peek(C.PREVIEW))} dealt {self.bag.dealt}",

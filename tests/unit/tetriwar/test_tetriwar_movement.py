@@ -192,6 +192,52 @@ def test_moving_off_a_ledge_lets_the_piece_fall_again():
     assert piece(game)[3] == 17
 
 
+def test_stepping_off_a_ledge_and_back_counts_and_cannot_hold_a_piece_up():
+    """RULES.md: at most 15 resets, "no endless spinning in place". Moves off the ground
+    count too: stepping off a one-cell ledge and back (faster than gravity) used to get a
+    fresh half second each time it landed, for ever."""
+    game = game_for()
+    game.setup(1, field=field("X........."), piece=("O", 0, -1, 17))  # on the ledge at column 0
+    assert game.players[1].lock_at == 0.5
+    t = 0.0
+    for _ in range(7):  # 14 moves: off the ledge and back on, well within gravity's second
+        t += 0.03
+        game.apply(1, RIGHT, t)
+        game.apply(1, LEFT, t)
+    assert game.players[1].resets == 14 and game.players[1].lock_at == pytest.approx(t + 0.5)
+    game.apply(1, RIGHT, t + 0.03)  # the 15th: off the ground
+    assert game.view(1).field[-3:] == ("..........", "..........", "X.........")  # not locked
+    game.apply(1, LEFT, t + 0.04)  # the 16th: lands again, and locks at once
+    assert game.view(1).field[-3:] == ("OO........", "OO........", "X.........")
+
+
+def test_with_resets_left_a_piece_landing_again_gets_its_half_second():
+    game = game_for()
+    game.setup(1, field=field("X........."), piece=("O", 0, -1, 17))
+    game.apply(1, RIGHT, 0.1)  # off the ledge (the 1st)
+    game.apply(1, LEFT, 0.2)  # and back on (the 2nd): half a second from now
+    assert game.players[1].resets == 2 and game.players[1].lock_at == pytest.approx(0.7)
+
+
+def test_a_kick_to_a_lower_row_restores_the_fifteen_resets():
+    """RULES.md: "when the piece reaches a row lower than any it reached before, the 15
+    resets are restored" — by a kick as by a fall."""
+    rows = ["." * 10] * 20
+    rows[15] = "...X......"
+    rows[17] = "....X....."
+    game = game_for()
+    game.setup(1, field=field(*rows), piece=("T", 0, 3, 15))
+    t = 0.0
+    for i in range(16):
+        t += 0.03
+        game.apply(1, RIGHT if i % 2 == 0 else LEFT, t)
+    player = game.players[1]
+    assert player.resets > 15 and player.lowest == 15 + C.HIDDEN_ROWS
+    game.apply(1, ROTATE, 0.51)  # the fifth kick test takes the T two rows down
+    assert piece(game)[3] == 17 and player.resets == 0
+    assert player.lock_at == pytest.approx(0.51 + 0.5)
+
+
 def test_a_rotation_resets_the_lock_delay_too():
     game = game_for()
     game.setup(1, piece=("T", 2, 3, 17))  # pointing down, on the floor

@@ -12,7 +12,7 @@ from games.core.rng import stream
 from games.tetriwar import constants as C
 from games.tetriwar.bot import Bot
 from games.tetriwar.engine import Game, Intent, Options
-from games.tetriwar.field import row_mask
+from games.tetriwar.field import field, row_mask
 from games.tetriwar.intents import NAMES
 from games.tetriwar.pieces import SHAPES, X_OFFSET, Bag
 
@@ -184,3 +184,33 @@ def test_every_player_is_dealt_whole_bags(spec, moves):
         for start in range(0, whole, 7):
             assert sorted(bag.seen[start : start + 7]) == sorted(C.KINDS)
         assert len(set(bag.seen[whole:])) == len(bag.seen[whole:])
+
+
+JIGGLES = ["left", "right", "rotate", "left right", "right left", "right right left left", "left left left left", "right right right right"]
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 2**32),
+    start_level=st.integers(1, 9),
+    ledges=st.lists(st.sampled_from(["X.........", "XX........", ".........X", "XXX...XXXX", "X...XXXXXX"]), max_size=6),
+    moves=st.lists(st.tuples(st.floats(0.001, 0.12), st.sampled_from(JIGGLES)), max_size=500),
+)
+def test_no_piece_stays_on_one_row_for_ever(seed, start_level, ledges, moves):
+    """RULES.md: at most 15 lock resets, restored only on a lower row; so however it is
+    moved and turned (jiggled at a ledge, off it and back), a piece stays on its lowest
+    row at most 16 lock delays and the gravity between them."""
+    game = Game(Options(bombs="off", start_level=start_level), seed, [1], 0.0)
+    if ledges:
+        game.setup(1, field=field(*ledges))
+    player = game.players[1]
+    t = 0.0
+    since, row = 0.0, (player.bag.dealt, player.lowest)
+    for gap, names in moves:
+        t += gap
+        for name in names.split():
+            game.apply(1, Intent(name), t)
+        if (player.bag.dealt, player.lowest) != row:
+            since, row = t, (player.bag.dealt, player.lowest)
+        bound = (C.MAX_LOCK_RESETS + 1) * (C.LOCK_DELAY + C.GRAVITY[player.level]) + 0.2
+        assert t - since <= bound, f"piece {player.bag.dealt} on row {player.lowest} for {t - since:.2f} s"
