@@ -256,7 +256,12 @@ class LiveTable:
 
     async def on_forfeit(self, message: messages.Forfeit, now: float, events: list, acks: list) -> None:
         if message.seat in self.connections and self.started and not self.live.has_left(message.seat):
-            events.extend(self.live.forfeit(message.seat, now))
+            try:
+                events.extend(self.live.forfeit(message.seat, now))
+            except IllegalIntent as err:  # out already, say: their place stands
+                if message.reply:
+                    words, code = err.message, err.code
+                    await self.reply_rendered(message.reply, lambda: error_fragment(words, code))
 
     async def on_abort(self, message: messages.Abort, now: float, events: list, acks: list) -> None:
         await self.abort(message.reason or gettext_noop("The game was aborted."))
@@ -301,7 +306,10 @@ class LiveTable:
             if conn.gone_since is not None and now >= conn.gone_since + RECONNECT_SECONDS:
                 conn.gone_since = None
                 if not self.live.has_left(seat) and not self.live.finished:
-                    events.extend(self.live.forfeit(seat, now))
+                    try:
+                        events.extend(self.live.forfeit(seat, now))
+                    except IllegalIntent:
+                        pass  # a seat whose game is over (out of it, say) has nothing to forfeit
         return events
 
     # --- output -------------------------------------------------------------------------

@@ -7,7 +7,7 @@ nothing; a bad table option raises :class:`InvalidOptions`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
@@ -178,15 +178,17 @@ class RunsOnAClock:
             self.now = max(self.now, now)
         return events
 
-    def _leaving(self, seat: int, now: float) -> list:
+    def _leaving(self, seat: int, now: float, check: Callable[[int], None] | None = None) -> list:
         """The clock run up to a leave at ``now`` (which becomes the game's time), once
-        the seat is known to be playing then: its events, to which the leave adds. A
-        refused leave keeps them for the next call (``_pending``)."""
-        self._check_playing(seat)
+        the seat is known to be playing then (and may leave: ``check``, a game's own
+        refusal): its events, to which the leave adds. A refused leave keeps them for
+        the next call (``_pending``) and changes nothing else."""
+        check = check or self._check_playing
+        check(seat)
         now = max(now, self.now)
         events = self._run_clock(now)
         try:
-            self._check_playing(seat)
+            check(seat)
         except IllegalIntent:
             self._pending = events
             raise

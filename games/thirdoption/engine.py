@@ -142,8 +142,11 @@ class Game(RunsOnAClock, Replayable):
         return events
 
     def forfeit(self, seat: int, now: float) -> list[Event]:
-        """The player leaves: ranked last; the round no longer waits for them."""
-        events = self._leaving(seat, now)
+        """The player leaves: ranked last; the round no longer waits for them. A player
+        already out has nothing to leave: their score, their empty squares, stands
+        (RULES.md §3), and the leave is refused (a free square still to place is placed
+        by the round clock)."""
+        events = self._leaving(seat, now, self._check_may_leave)
         now = self.now
         player = self.players[seat]
         player.state, player.left_at, player.placed = LEFT, now, True
@@ -273,6 +276,14 @@ class Game(RunsOnAClock, Replayable):
         return self._start_round(self.now)
 
     # --- inside --------------------------------------------------------------------------
+    def _check_may_leave(self, seat: int) -> None:
+        self._check_playing(seat)
+        player = self.players[seat]
+        if player.state == OUT:
+            raise IllegalIntent(
+                "ALREADY_OUT", f"You are out of the game: your {player.grid.empty} empty squares stand."
+            )
+
     def _check_playing(self, seat: int) -> None:
         if self.finished:
             raise IllegalIntent("GAME_OVER", "The game is over.")

@@ -288,6 +288,28 @@ async def test_a_player_back_within_30_seconds_plays_on_with_their_hand(host, op
     assert 'data-phase="attack"' in await receive_until(spectator, rf"a1:{seq - 1}\b")
 
 
+async def test_a_player_who_is_out_may_leave_and_the_game_goes_on(host, opponent, third, outsider, fake_clock):
+    """Out of the game (more than 12 garbage cards), a player's place is settled: their
+    Leave, or their page gone for 30 s, changes nothing, and never stops the others'
+    game (it used to raise in the host, which aborted the game for everyone)."""
+    table = await database_sync_to_async(blockkiller_table)(host, opponent, third)
+    p1, p2, p3, spectator = await started(table, (host, opponent, third, outsider), fake_clock)
+    game = engine(table)
+    game.players[3].out = 1  # arranged: seat 3 is the first out
+    await p3.send_json_to({"intent": "forfeit"})
+    await p3.disconnect()
+    await asyncio.sleep(0.1)
+    fake_clock.t += 31  # the page gone for longer than the 30 s
+    await tick(table.pk)
+    await asyncio.sleep(0.1)
+    assert not any("Game aborted" in m for m in await received(p1))
+    assert game.players[3].left_at is None and not game.finished
+    seq = await play(p1, ATTACK[:1])  # and the others play on
+    assert 'data-phase="attack"' in await receive_until(spectator, rf"a1:{seq - 1}\b")
+    row = await database_sync_to_async(Game.objects.get)(table=table)
+    assert row.status == Game.Status.RUNNING
+
+
 async def test_practice_against_block_killer_bots(host, fake_clock):
     table = await database_sync_to_async(services.practice_create)(player=ref(host), game="blockkiller")
     me = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))

@@ -313,6 +313,25 @@ def test_the_game_ends_when_one_player_is_left_at_the_table():
     assert game.outcome().winners == (1,)
 
 
+ISOLATED = full_but(".#.######", "#########", "########.")  # three lone cells: nothing fits
+
+
+def test_a_player_who_is_out_cannot_forfeit_their_result_away():
+    """RULES.md §3: an eliminated player's score is their empty squares, and the game
+    ends only when every player is out, the deck runs out or a grid is full. Their
+    leaving used to end the game at once, ranking them last."""
+    game = Game(Options(), 1, [1, 2], 0.0)
+    game.setup(grids={1: ISOLATED}, deck=["O4", "T4", "2", "I5", "I4", "L4", "T4", "O4"])
+    place(game, 1, 2, row=0, column=0)  # out, and their free square placed
+    assert game.players[1].state == "out" and game.empty(1) == 2
+    before = game.to_text()
+    with pytest.raises(IllegalIntent) as refused_leave:
+        game.forfeit(1, 5.0)
+    assert refused_leave.value.code == "ALREADY_OUT" and "2 empty squares" in refused_leave.value.message
+    assert game.to_text() == before and not game.finished
+    assert not game.results()[-1].forfeited
+
+
 def test_a_solo_player_who_leaves_ends_the_game():
     game = Game(Options(), 1, [4], 0.0)
     game.forfeit(4, 1.0)
