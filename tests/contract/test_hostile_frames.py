@@ -88,6 +88,22 @@ def hostile_plays(draw, spec):
     return seats, draw(st.lists(st.tuples(step, pauses), min_size=10, max_size=80))
 
 
+def played(live, seat: int, text: str, frame, now: float) -> bool:
+    """The frame applied as the host applies it: played and rendered (True), or refused
+    with a code and a sentence, the game as it was (False)."""
+    before = live.game.to_text()
+    try:
+        events = live.apply(seat, frame.intent_text(), now)
+    except IllegalIntent as refused:
+        assert CODE.match(refused.code) and refused.message
+        assert live.game.to_text() == before, f"{text} from seat {seat} was refused ({refused.code}) but changed the game"
+        return False
+    live.render_events(events)
+    for private_seat in live.private_fragments(events):
+        live.render_private(private_seat)
+    return True
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.slug)
 def test_hostile_frames_are_refused_or_played_and_a_refusal_changes_nothing(spec):
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -117,16 +133,7 @@ def test_hostile_frames_are_refused_or_played_and_a_refusal_changes_nothing(spec
                 continue
             if frame.intent_text() in ("resync", "forfeit"):
                 continue  # the table's own frames: the host answers them, not the game
-            before = live.game.to_text()
-            try:
-                events = live.apply(seat, frame.intent_text(), now)
-            except IllegalIntent as refused:
-                assert CODE.match(refused.code) and refused.message
-                assert live.game.to_text() == before, f"{raw[0]} was refused ({refused.code}) but changed the game"
-                continue
-            live.render_events(events)
-            for private_seat in live.private_fragments(events):
-                live.render_private(private_seat)
+            played(live, seat, raw[0], frame, now)
         live.render_full(now, 0.0)
 
     check()
@@ -220,18 +227,10 @@ def test_frames_at_their_edges_from_every_seat_through_a_whole_game(spec):
             for text, frame in decoded:
                 if live.finished:
                     break
-                before = live.game.to_text()
-                try:
-                    events = live.apply(player, frame.intent_text(), now)
-                except IllegalIntent as err:
-                    assert CODE.match(err.code) and err.message
-                    assert live.game.to_text() == before, f"{text} from seat {player} changed the game ({err.code})"
+                if played(live, player, text, frame, now):
+                    applied += 1
+                else:
                     refused += 1
-                    continue
-                applied += 1
-                live.render_events(events)
-                for private_seat in live.private_fragments(events):
-                    live.render_private(private_seat)
     live.render_full(now, 0.0)
     assert refused and applied  # both ways were taken
 
