@@ -326,13 +326,23 @@ _cache: OrderedDict[tuple, Replay] = OrderedDict()
 _cache_lock = threading.Lock()
 # Opening plays a whole game (half a second of CPU for 15 minutes of TetriWar): one at a
 # time per process, so visitors asking for many different replays at once queue behind
-# each other instead of taking every thread from the live tables.
+# each other instead of taking every thread from the live tables. And few wait: each
+# waiting open holds one of the process's request threads (REQUEST_THREADS, shared by
+# every page of the site), so past OPENS_WAITING the others are told to come back.
 _open_lock = threading.Lock()
+OPENS_WAITING = 1  # opens that may wait while one is under way
+_opening = 0  # opens under way or waiting (under _cache_lock)
+
+
+class ReplayBusy(Exception):
+    """Other replays are being opened: this one is not started; ask again in a moment."""
 
 
 def replay_of(record: Recorded) -> Replay:
     """The game's Replay, opened once per process for the games being watched: playback
-    asks for a frame ten times a second, and opening plays the whole game."""
+    asks for a frame ten times a second, and opening plays the whole game. Raises
+    ``ReplayBusy`` rather than queue behind more than ``OPENS_WAITING`` other opens."""
+    global _opening
     data = bytes(record.game.log.data)
     key = (record.game.pk, len(data), zlib.crc32(data))
     with _cache_lock:
@@ -340,15 +350,22 @@ def replay_of(record: Recorded) -> Replay:
         if replay is not None:
             _cache.move_to_end(key)
             return replay
-    with _open_lock:
+        if _opening > OPENS_WAITING:
+            raise ReplayBusy
+        _opening += 1
+    try:
+        with _open_lock:
+            with _cache_lock:
+                replay = _cache.get(key)  # opened meanwhile, for another viewer of the same game
+            if replay is not None:
+                return replay
+            replay = Replay.of(record)
+            with _cache_lock:
+                _cache[key] = replay
+                _cache.move_to_end(key)
+                while len(_cache) > CACHED_REPLAYS:
+                    _cache.popitem(last=False)
+        return replay
+    finally:
         with _cache_lock:
-            replay = _cache.get(key)  # opened meanwhile, for another viewer of the same game
-        if replay is not None:
-            return replay
-        replay = Replay.of(record)
-        with _cache_lock:
-            _cache[key] = replay
-            _cache.move_to_end(key)
-            while len(_cache) > CACHED_REPLAYS:
-                _cache.popitem(last=False)
-    return replay
+            _opening -= 1

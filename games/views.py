@@ -12,7 +12,7 @@ from games import selectors, words
 from games.core.outcome import Termination
 from games.models import Game
 from games.registry import GAMES, get_game
-from games.replays import Replay, recorded, replay_of
+from games.replays import Replay, ReplayBusy, recorded, replay_of
 from games.tetriwar.render import pieces_css
 
 # The rest of the family of RULES.md, named on the home page until each is playable.
@@ -86,6 +86,7 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
 # A moment asked for is seconds after the start: no game lasts a day, and a longer number
 # is a mistake (or a probe), not a moment to clamp to the end.
 MOMENT_MAX_SECONDS = 24 * 3600
+BUSY_RETRY_SECONDS = 3  # a replay that could not open now (ReplayBusy): the page asks again then
 
 
 class BadMoment(ValueError):
@@ -156,7 +157,12 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     record = recorded(game)
     if record is None:
         return render(request, "games/replay.html", context)
-    replay = replay_of(record)
+    try:
+        replay = replay_of(record)
+    except ReplayBusy:
+        response = render(request, "games/replay.html", {**context, "busy": BUSY_RETRY_SECONDS}, status=503)
+        response["Retry-After"] = str(BUSY_RETRY_SECONDS)
+        return response
     try:
         t, moment = _asked_moment(request.GET, replay)
     except BadMoment:
@@ -223,7 +229,14 @@ def replay_at(request: HttpRequest, game_id: int) -> HttpResponse:
     record = recorded(game)
     if record is None:
         raise Http404(gettext("This game's replay is not available."))
-    replay = replay_of(record)
+    try:
+        replay = replay_of(record)
+    except ReplayBusy:
+        response = JsonResponse(
+            {"error": gettext("Other replays are being opened just now: ask again in a few seconds.")}, status=503
+        )
+        response["Retry-After"] = str(BUSY_RETRY_SECONDS)
+        return response
     try:
         t, moment = _asked_moment(request.GET, replay)
     except BadMoment as err:

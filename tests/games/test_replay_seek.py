@@ -8,15 +8,18 @@ from __future__ import annotations
 import json
 import math
 import random
+import threading
+import time
 
 import pytest
 from django.urls import reverse
 
+from games import replays
 from games.core.log import InputLog
 from games.live import live_game_for
 from games.models import Game, GameLog
 from games.registry import GAMES
-from games.replays import Replay, rebuilt, recorded
+from games.replays import Replay, ReplayBusy, rebuilt, recorded, replay_of
 from lobby import services
 from tests.contract.test_game_contract import bots_game
 from tests.contract.test_game_contract import setup_for as contract_setup
@@ -254,3 +257,47 @@ def test_what_tetriwars_clocks_do_alone_is_marked_at_its_own_time():
     assert states[0] != states[1]  # the step at m.clock made the change
     assert replay.moments == sorted(replay.moments, key=lambda moment: moment.t)
     assert "id=\"game\"" in replay.render_moment(replay.moments.index(m))
+
+
+def test_past_one_open_waiting_a_replay_is_asked_for_again_later(make_user, monkeypatch):
+    """Opening a replay plays the whole game on a request thread, one open at a time. A
+    flood of different replays would hold every request thread of the process (every
+    page of the site waits for one): past one open under way and one waiting, the next
+    is refused at once (ReplayBusy), and an open replay is served as before."""
+    records = [recorded(recorded_bots_game(make_user(f"viewer{seed}"), "viertris", seed)) for seed in (31, 32, 33)]
+    opening, release = threading.Event(), threading.Event()
+    real_of = Replay.of
+
+    def slow_of(record, **kwargs):
+        opening.set()
+        release.wait(10)
+        return real_of(record, **kwargs)
+
+    monkeypatch.setattr(Replay, "of", slow_of)
+    opened = {}
+    first = threading.Thread(target=lambda: opened.setdefault(0, replay_of(records[0])))
+    first.start()
+    assert opening.wait(10)
+    second = threading.Thread(target=lambda: opened.setdefault(1, replay_of(records[1])))
+    second.start()
+    deadline = time.monotonic() + 10
+    while replays._opening < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    with pytest.raises(ReplayBusy):
+        replay_of(records[2])
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert set(opened) == {0, 1} and replays._opening == 0
+    assert replay_of(records[0]) is opened[0]  # cached: served whatever else is opening
+
+
+def test_a_busy_replay_page_says_so_and_asks_again(client, finished, monkeypatch):
+    monkeypatch.setattr(replays, "_opening", replays.OPENS_WAITING + 1)
+    monkeypatch.setattr(replays, "_cache", type(replays._cache)())
+    page = client.get(replay_url(finished))
+    assert page.status_code == 503 and page["Retry-After"] == "3"
+    html = page.content.decode()
+    assert "The replay is opening" in html and '<meta http-equiv="refresh" content="3">' in html
+    frame = client.get(at_url(finished), {"t": "1"})
+    assert frame.status_code == 503 and "ask again" in frame.json()["error"]

@@ -1,0 +1,197 @@
+"""The site's pages at five screen sizes, from a small phone to a large desktop: nothing
+sticks out sideways, the page's heading (and a table's game area) is on screen, and no
+control lies off the screen's sides; the ``browser`` fixture fails the test on any
+console error or warning and any Content-Security-Policy violation.
+
+Pages: the public ones signed out (home, lobby, sign-up, log-in, the games, each game's
+rules, the leaderboards, a player's profile), then signed in (home, lobby, one's profile
+and keys, a leaderboard with one's own row), a waiting table of each game as its host
+sees it, and a running practice game of each game (and Te-Trix solo) as its player sees
+it, started from the lobby. A full-page screenshot of each running game at each size is
+saved as tests/artifacts/layout-<game>-<width>x<height>.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.registry import GAMES
+from tests.browser.test_tetriwar_game import log_in
+from tests.personas import ref
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 15_000
+SIZES = [(320, 568), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
+KINDS = list(GAMES)
+
+PUBLIC_PAGES = [
+    "/",
+    "/lobby/",
+    "/accounts/signup/",
+    "/accounts/login/",
+    "/games/",
+    *(f"/games/{kind}/how-to-play/" for kind in KINDS),
+    "/games/leaderboard/",
+    *(f"/games/leaderboard/{kind}/" for kind in KINDS),
+    "/accounts/players/opponent/",
+]
+SIGNED_IN_PAGES = [
+    "/",
+    "/lobby/",
+    "/accounts/profile/",
+    "/accounts/profile/keys/",
+    "/accounts/players/opponent/",
+    "/games/leaderboard/tetriwar/",
+]
+
+# A running game as its player sees it: what shows that it runs (after the countdown),
+# and the player's own board, which must be wholly on screen.
+RUNNING = {
+    "tetriwar": (("#board-1 .fr", 20), "#board-1"),
+    "viertris": (("#vt-board .vt-final", 1), "#vt-board"),
+    "thirdoption": (("#to-round .to-card", 2), "#to-board-1"),
+    "blockkiller": ((".bk-status", 3), "#bk-arena"),
+    "tetrix": ((".tx-sheet", 2), "#tx-sheet-1"),
+    "tetrix-solo": ((".tx-sheet", 1), "#tx-sheet-1"),
+}
+COUNTDOWNS = ".countdown, .vt-countdown, .to-countdown, .bk-countdown, .tx-countdown"
+
+# What sticks out sideways: the page's width, and the innermost elements past its right edge.
+OVERFLOW = """(width) => {
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + (el.classList.length ? "." + [...el.classList].join(".") : "");
+  const past = (el) => el.getBoundingClientRect().right > width + 0.5;
+  const culprits = [...document.body.querySelectorAll("*")]
+    .filter((el) => past(el) && ![...el.children].some(past))
+    .slice(0, 6)
+    .map((el) => `${name(el)} (right ${Math.round(el.getBoundingClientRect().right)})`);
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, culprits};
+}"""
+
+# Controls of the page's main part (buttons, fields, button-like links) that lie past a side
+# of the screen, but for those inside a box that scrolls sideways by design.
+CONTROLS_OFF_SCREEN = """(width) => {
+  const scrolls = (el) => {
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      const o = getComputedStyle(up).overflowX;
+      if (o === "auto" || o === "scroll") return true;
+    }
+    return false;
+  };
+  return [...document.querySelectorAll(
+    "main button, main select, main input:not([type=hidden]), main textarea, main .btn")]
+    .filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 1 && r.height > 1 && getComputedStyle(el).visibility !== "hidden"
+        && (r.left < -0.5 || r.right > width + 0.5) && !scrolls(el);
+    })
+    .map((el) => `${el.tagName.toLowerCase()} "${(el.innerText || el.name || el.id).trim().slice(0, 40)}"`
+      + ` at ${Math.round(el.getBoundingClientRect().left)}..${Math.round(el.getBoundingClientRect().right)}`);
+}"""
+
+
+def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
+    """What is wrong with the page's layout at ``width``: an empty list when nothing."""
+    problems = []
+    seen = page.evaluate(OVERFLOW, width)
+    if seen["scrollWidth"] > min(seen["innerWidth"], width):
+        problems.append(
+            f"{what}: sticks out sideways, {seen['scrollWidth']} px wide in {seen['innerWidth']}"
+            f" (past the edge: {', '.join(seen['culprits'])})"
+        )
+    for selector in ("main h1", *boxes):
+        element = page.locator(selector).first
+        box = element.bounding_box() if element.is_visible() else None
+        if box is None:
+            problems.append(f"{what}: {selector} is not visible")
+        elif box["x"] < -0.5 or box["x"] + box["width"] > width + 0.5:
+            problems.append(f"{what}: {selector} lies at {box['x']:.0f}..{box['x'] + box['width']:.0f}, off the screen")
+    problems.extend(f"{what}: {control} is off the screen" for control in page.evaluate(CONTROLS_OFF_SCREEN, width))
+    return problems
+
+
+def visit(page, url: str, width: int, what: str) -> list[str]:
+    response = page.goto(url)
+    assert response is not None and response.ok, f"{what}: {response and response.status}"
+    page.wait_for_load_state("load")
+    return layout_problems(page, width, what)
+
+
+@pytest.fixture
+def _room_to_host(settings):
+    """The player hosts a waiting table of every game and six running practice tables at
+    once, more than the abuse limit lets one account (requested before the server forks)."""
+    settings.TABLES_PER_HOST = 20
+
+
+@pytest.fixture
+def waiting_tables(_room_to_host, live_server_url, host, opponent, third) -> dict[str, str]:
+    """Data first (no ORM calls once Playwright's event loop runs): scored games of every
+    game between three players, so the leaderboards and profiles have rows; and a waiting
+    table of every game at its most seats, hosted by ``host`` with ``opponent`` seated."""
+    from lobby import services
+    from tests.games.test_leaderboard import play
+
+    stake_table = services.table_create(
+        player=ref(third), game="tetriwar", options=GAMES["tetriwar"].options_form.defaults(), seats_total=2, stake=10
+    )
+    for kind in KINDS:
+        play(stake_table, (host, 1, 10, 10), (opponent, 2, -5, -10), kind=kind)
+        play(stake_table, (opponent, 1, 10, 20), (host, 2, -5, -10), (third, 3, -8, -10), kind=kind)
+    urls = {}
+    for kind, spec in GAMES.items():
+        table = services.table_create(
+            player=ref(host), game=kind, options=spec.options_form.defaults(), seats_total=spec.max_seats
+        )
+        services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+        urls[kind] = f"{live_server_url}{table.get_absolute_url()}"
+    return urls
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, screenshot, size):
+    width, height = size
+    touch = width < 1024  # phones and a tablet
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    problems: list[str] = []
+
+    for path in PUBLIC_PAGES:
+        problems += visit(page, live_server_url + path, width, f"{path} (signed out)")
+
+    log_in(page, live_server_url, "hostess")
+    for path in SIGNED_IN_PAGES:
+        problems += visit(page, live_server_url + path, width, f"{path} (signed in)")
+
+    for kind, url in waiting_tables.items():
+        problems += visit(page, url, width, f"a waiting {kind} table")
+        expect(page.locator("#start-button")).to_be_visible()
+        problems += layout_problems(page, width, f"a waiting {kind} table", "#game-area", "#start-button")
+
+    # A practice game of each, and Te-Trix solo, each started from the lobby in a page of
+    # its own: their countdowns run together.
+    games = {}
+    for name, button in [
+        *((kind, f"Practise {spec.name} against a bot") for kind, spec in GAMES.items()),
+        ("tetrix-solo", "Play Te-Trix solo"),
+    ]:
+        game_page = context.new_page()
+        game_page.set_default_timeout(TIMEOUT)
+        game_page.goto(f"{live_server_url}/lobby/")
+        game_page.get_by_role("button", name=button, exact=True).click()
+        game_page.get_by_role("button", name="Start the game").click()
+        expect(game_page.locator("#table-status")).to_contain_text("A game is being played.")
+        games[name] = game_page
+    for name, game_page in games.items():
+        (shows, count), board = RUNNING[name]
+        expect(game_page.locator(shows)).to_have_count(count)
+        expect(game_page.locator(COUNTDOWNS)).to_have_count(0)
+        expect(game_page.locator("#clock")).not_to_have_text(re.compile(r"^\s*(Get ready…)?\s*$"))
+        problems += layout_problems(game_page, width, f"a running {name} game", "#game-area", board)
+        screenshot(game_page, f"layout-{name}-{width}x{height}")
+        game_page.close()
+
+    assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)
