@@ -89,8 +89,8 @@ VERDICTS: tuple[tuple[int, str], ...] = (
 # player cannot write (at the start of the writing, before anyone writes) and does not
 # wait for them; a full sheet ends the game after its round too. Both end as
 # Termination.FULL_BOARD ("no place is left to play").
-# Our choice: the roller may arrange a shape they cannot write themselves (in a game of
-# two or more; the round is then the last).
+# Our choice: the roller may arrange a shape they cannot write themselves (in any game
+# but solo, where such a shape is refused: NO_ROOM; the round is then the last).
 
 # --- Clocks ----------------------------------------------------------------------------
 ARRANGE_SECONDS_DEFAULT = 30  # our choice: the roller's clock to arrange the dice
