@@ -68,9 +68,10 @@ ENGINE_MIN_PLAYERS = 2  # our choice: the engine plays two as well (tests, the g
 TURN_SECONDS_DEFAULT = 120  # RULES.md: a turn clock, default 120 s
 TURN_SECONDS_RANGE = (20, 600)  # our choice
 # The turn clock (our choice) covers the draw, the play and the attack; the defender has
-# a clock of the same length from the moment the attack arrives. On timeout an attack or
-# a defence with at least one piece placed is confirmed as it stands (the falling piece
-# back in hand); otherwise the player passes, or, obliged to play, draws 1 garbage card.
+# a clock of the same length from the moment the attack arrives. On timeout (RULES.md,
+# reconstruction) the player plays nothing: a play under way is called off, its pieces
+# and garbage back in hand; the attacker passes, or, obliged to play, draws 1 garbage
+# card; the defender defends with nothing.
 
 # --- The bot ---------------------------------------------------------------------------
 BOT_THINK_SECONDS = (0.3, 0.7)  # our choice: a person-like pause between actions

@@ -102,11 +102,14 @@ class Draft:
     seat: int
     target: int | None
     placed: list[tuple[str, tuple[tuple[int, int], ...]]] = field(default_factory=list)  # kind, cells, in order
+    used: list[int] = field(default_factory=list)  # block cards locked, now in the discard
+    cleared: list[int] = field(default_factory=list)  # garbage cards cleared, now in the discard
     field: Field = field(default_factory=Field)
     stack: tuple[Row, ...] = ()
     piece: Piece | None = None
     piece_card: int | None = None
     locked: int = 0
+    lines: int = 0
     combo: int = 0
     last_special: bool = False
     attack: int = 0
@@ -255,7 +258,7 @@ class Game(RunsOnAClock, Replayable):
         if d is not None:
             lines.append(f"draft {d.seat} target {d.target} stack {d.stack} piece {d.piece} card {d.piece_card} "
                          f"locked {d.locked} combo {d.combo} special {d.last_special} attack {d.attack} "
-                         f"offset {d.offset}")
+                         f"offset {d.offset} used {d.used} cleared {d.cleared} lines {d.lines}")
             lines.extend(d.field.text())
         return "\n".join(lines)
 
@@ -431,6 +434,9 @@ class Game(RunsOnAClock, Replayable):
         lines, cleared = draft.field.lock(piece)
         self.block_discard.append(draft.piece_card)
         self.garbage_discard.extend(cleared)
+        draft.used.append(draft.piece_card)
+        draft.cleared.extend(cleared)
+        draft.lines += lines
         draft.piece = draft.piece_card = None
         draft.locked += 1
         player = self.players[draft.seat]
@@ -563,13 +569,23 @@ class Game(RunsOnAClock, Replayable):
         player.blocks, player.garbage = [], []
 
     def _dissolve(self, draft: Draft) -> None:
-        """A play called off: its garbage and falling piece back to hand."""
+        """A play called off, as if never made: every card it took back to hand (its
+        garbage, the falling piece, and the pieces placed and garbage cleared, from the
+        discard, where nothing has been drawn since), and its lines uncounted."""
         player = self.players[draft.seat]
-        player.garbage = sorted([*player.garbage, *draft.field.garbage_cards()])
-        if draft.piece_card is not None:
-            player.blocks = sorted([*player.blocks, draft.piece_card])
+        for card in draft.used:
+            self.block_discard.remove(card)
+        for card in draft.cleared:
+            self.garbage_discard.remove(card)
+        player.garbage = sorted([*player.garbage, *draft.field.garbage_cards(), *draft.cleared])
+        player.blocks = sorted([*player.blocks, *draft.used, *([draft.piece_card] if draft.piece_card is not None else [])])
+        player.lines -= draft.lines
         draft.field, draft.stack, draft.piece, draft.piece_card = Field(), (), None, None
         draft.placed.clear()
+        draft.used.clear()
+        draft.cleared.clear()
+        draft.locked = draft.lines = draft.combo = draft.attack = draft.offset = 0
+        draft.last_special = False
 
     def _run_clock(self, now: float) -> list[Event]:
         events, self._pending = self._pending, []
@@ -585,21 +601,19 @@ class Game(RunsOnAClock, Replayable):
         return events
 
     def _timeout(self, seat: int, now: float, events: list[Event]) -> None:
-        """RULES.md (reconstruction): a placed play is confirmed as it stands; otherwise a
-        pass, or, obliged to play, one garbage card drawn."""
+        """RULES.md §4 (reconstruction): on timeout the player passes, or, obliged to play,
+        plays nothing and draws one garbage card. A play under way is called off, pieces
+        placed and all (``_dissolve``); a defender who runs out of time defends with
+        nothing."""
         draft = self.draft
-        if draft is not None and draft.piece is not None:
-            self.players[seat].blocks = sorted([*self.players[seat].blocks, draft.piece_card])
-            draft.piece = draft.piece_card = None
-        if self.phase == DEFEND:
-            assert draft is not None
-            self._confirm(draft, now, events)
-            return
-        if draft is not None and draft.locked:
-            self._confirm(draft, now, events)
-            return
         if draft is not None:
             self._dissolve(draft)
+            events.append(FieldChanged(seat))
+        if self.phase == DEFEND:
+            assert draft is not None
+            self._resolve(events, now, defence=0, offset=0)
+            return
+        if draft is not None:
             self.draft = None
         if self.phase == DRAW:
             self._deal(seat, C.DRAW_BLOCKS, C.DRAW_GARBAGE)

@@ -146,6 +146,42 @@ def test_the_turn_clock_passes_and_an_obliged_player_draws_one_garbage_card():
     assert g.turn == 3 and g.log[-1][2] == "timeout"
 
 
+def test_an_attack_under_way_when_the_clock_runs_out_is_not_sent():
+    """RULES.md §4: "on timeout the player passes, or, obliged to play, plays nothing and
+    draws one garbage card": the tetris laid is called off, every card back in hand."""
+    g = game(turn_seconds=30)
+    blocks = blocks_of("I") + blocks_of("O", 5)
+    g.setup(hands={1: (blocks, garbage_of("h0", 4)), 3: ([], garbage_of("h1", 2))}, turn=1)
+    hand = (list(g.players[1].blocks), list(g.players[1].garbage))
+    i = blocks[0]
+    stack = ",".join(str(c) for c in garbage_of("h0", 4))
+    play(g, 1, "attack:3", f"stack:{stack}", f"place:{i}:{tetris_keys()}")  # four lines cleared
+    assert g.draft.lines == 4 and g.players[1].garbage == []
+    events = g.advance(31.0)
+    assert not [e for e in events if e.kind == "attacked"] and g.phase != "defend"
+    assert g.players[1].blocks == hand[0]  # six block cards: obliged, so one garbage card more
+    assert len(g.players[1].garbage) == len(hand[1]) + 1 and set(hand[1]) <= set(g.players[1].garbage)
+    assert g.players[1].lines == 0 and len(g.players[3].garbage) == 2
+    assert g.turn == 2 and g.card_count() == 201
+
+
+def test_a_defence_under_way_when_the_clock_runs_out_defends_with_nothing():
+    g = game(turn_seconds=30)
+    g.setup(hands={1: (blocks_of("I"), garbage_of("h0", 4)), 3: (blocks_of("I", skip=1), garbage_of("h0", 4, skip=4))},
+            turn=1)
+    i = g.players[1].blocks[0]
+    stack = ",".join(str(c) for c in garbage_of("h0", 4))
+    play(g, 1, "attack:3", f"stack:{stack}", f"place:{i}:{tetris_keys()}", "done")
+    j = g.players[3].blocks[0]
+    defence = ",".join(str(c) for c in garbage_of("h0", 4, skip=4))
+    play(g, 3, f"stack:{defence}", f"place:{j}:{tetris_keys()}", now=2.0)  # a tetris laid, not sent
+    events = g.advance(33.0)
+    exchange = next(e for e in events if isinstance(e, Exchange))
+    assert (exchange.attack, exchange.defence, exchange.to_defender) == (4, 0, 4)
+    assert j in g.players[3].blocks and len(g.players[3].garbage) == 4 + 4
+    assert g.card_count() == 201
+
+
 @pytest.mark.parametrize(("seat", "text", "code"), [
     (2, "pass", "NOT_YOUR_TURN"),
     (1, "attack:1", "BAD_TARGET"),
