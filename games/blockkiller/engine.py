@@ -73,7 +73,7 @@ __all__ = [
 
 TIMEOUT = "timeout"
 DRAW, PLAY, ATTACK, DEFEND = "draw", "play", "attack", "defend"
-MOVES = {"left": "L", "right": "R", "down": "D", "rotate": "U"}
+MOVES = {"left": "L", "right": "R", "down": "D", "rotate": "U", "rotate_ccw": "C"}
 
 
 def _refuse(code: str, message: str) -> IllegalIntent:

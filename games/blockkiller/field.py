@@ -41,7 +41,8 @@ CELLS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
 }
 GEOMETRY = {kind: tuple(_geometry(CELLS[kind][rot]) for rot in range(4)) for kind in KINDS}
 TURNS = {kind: kind not in "OM" for kind in KINDS}  # O and the monomino do not turn
-KICKS = {kind: tuple(kicks(kind, rot, rot + 1) for rot in range(4)) for kind in "ZSJLTOI"}
+KICKS = {kind: tuple(kicks(kind, rot, rot + 1) for rot in range(4)) for kind in "ZSJLTOI"}  # clockwise
+KICKS_CCW = {kind: tuple(kicks(kind, rot, rot - 1) for rot in range(4)) for kind in "ZSJLTOI"}
 # Where a piece enters: its box's column, and the row that puts its top cells in row 0.
 SPAWN_COLUMN = {**{kind: 3 for kind in "ZSJLTOI"}, "M": 4}
 # The T's front corners (the side it points to) by rotation state, in its 3 × 3 box.
@@ -124,12 +125,13 @@ class Field:
             return None
         return Piece(piece.kind, piece.rotation, piece.row + drow, piece.col + dcol, False)
 
-    def rotate(self, piece: Piece) -> Piece | None:
-        """The piece turned clockwise with the SRS kick tests, or None if all five fail."""
+    def rotate(self, piece: Piece, turn: int = 1) -> Piece | None:
+        """The piece turned clockwise (``turn`` 1) or counter-clockwise (−1) with the SRS
+        kick tests, or None if all five fail."""
         if not TURNS[piece.kind]:
             return None
-        end = (piece.rotation + 1) % 4
-        for dr, dc in KICKS[piece.kind][piece.rotation]:
+        end = (piece.rotation + turn) % 4
+        for dr, dc in (KICKS if turn == 1 else KICKS_CCW)[piece.kind][piece.rotation]:
             if not blocked(self.rows, piece.kind, end, piece.row + dr, piece.col + dc):
                 return Piece(piece.kind, end, piece.row + dr, piece.col + dc, True)
         return None

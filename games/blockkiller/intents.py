@@ -7,7 +7,7 @@
     stack:95f+96,120   the garbage rows, lowest first: card ids, ``f`` flipped, two
                     checkerboard cards joined by ``+`` merge into one row (``stack:``: none)
     piece:12        block card 12 enters the field
-    left right down rotate      move the falling piece (rotate: clockwise, SRS kicks)
+    left right down rotate rotate_ccw   move the falling piece (SRS kicks; rotate turns clockwise)
     drop            down until it stops, and lock it there
     place:12:LLUD   card 12 enters, these keys (each must succeed), then drop and lock
     cancel          the falling piece back to hand; with none, the attack is called off
@@ -23,7 +23,7 @@ from games.blockkiller import constants as C
 from games.core.protocol import IllegalIntent, require_known, split_intent
 
 Row = tuple[tuple[int, bool], ...]  # one garbage row: one card, or two merged
-SIMPLE = ("pass", "left", "right", "down", "rotate", "drop", "cancel", "done")
+SIMPLE = ("pass", "left", "right", "down", "rotate", "rotate_ccw", "drop", "cancel", "done")
 
 
 def _bad(code: str, message: str) -> IllegalIntent:
@@ -75,9 +75,9 @@ class Intent:
             raise _bad("BAD_TARGET", f"A target is a seat from 1 to {C.MAX_PLAYERS}, not {self.target!r}.")
         if self.name in ("piece", "place") and (type(self.card) is not int or not 0 <= self.card < C.ALL_CARDS):
             raise _bad("BAD_CARD", f"A card is a number from 0 to {C.ALL_CARDS - 1}, not {self.card!r}.")
-        if self.name == "place" and (not isinstance(self.keys, str) or set(self.keys) - set("LRDU")
+        if self.name == "place" and (not isinstance(self.keys, str) or set(self.keys) - set("LRDUC")
                                       or len(self.keys) > 200):
-            raise _bad("BAD_KEYS", f"Keys are letters L, R, D and U, not {self.keys!r}.")
+            raise _bad("BAD_KEYS", f"Keys are letters L, R, D, U and C, not {self.keys!r}.")
 
     @property
     def text(self) -> str:

@@ -83,7 +83,7 @@ class PieceFrame(wire.Frame, tag="piece"):
         return Intent("piece", card=self.card).text
 
 
-SIMPLE = ("pass", "left", "right", "down", "rotate", "drop", "cancel", "done")
+SIMPLE = ("pass", "left", "right", "down", "rotate", "rotate_ccw", "drop", "cancel", "done")
 FRAMES = (Draw, Attack, Stack, PieceFrame, *(wire.plain_frame(name) for name in SIMPLE))
 
 

@@ -1,15 +1,16 @@
 """Every placement a piece can reach: a breadth-first search over left, right, down and
-clockwise SRS rotation, from where it enters to where it can lock.
+SRS rotation both ways, from where it enters to where it can lock.
 
     for placement in placements(field, "T"):
         placement.piece, placement.keys, placement.spin
 
 A placement is a resting position inside the visible field, reached with its last
 successful action a move or (a distinct placement, which may be a spin) a rotation.
-``keys`` is the shortest string of ``L R D U`` that reaches it from the spawn; the
-engine's ``place:<card>:<keys>`` plays exactly that and then locks. Of several shortest
-strings it is the first in the order ``L < R < D < U`` (the search tries the keys in that
-order), and placements come in the order the search finds them.
+``keys`` is the shortest string of ``L R D U C`` (``U`` turns clockwise, ``C`` counter-
+clockwise) that reaches it from the spawn; the engine's ``place:<card>:<keys>`` plays
+exactly that and then locks. Of several shortest strings it is the first in the order
+``L < R < D < U < C`` (the search tries the keys in that order), and placements come in
+the order the search finds them.
 
 The search is the bot's hot path, so it works on small ints, not :class:`Piece` values
 (which it makes only for the placements found): a position ``p`` (rotation, row, column)
@@ -26,6 +27,7 @@ from games.blockkiller.field import (
     CELLS,
     GEOMETRY,
     KICKS,
+    KICKS_CCW,
     KINDS,
     SPAWN_COLUMN,
     TOP_VISIBLE,
@@ -45,9 +47,12 @@ class Placement:
 
 
 def step(field: Field, piece: Piece, key: str) -> Piece | None:
-    """One key on a piece: ``L R D`` move, ``U`` turns clockwise; None where blocked."""
+    """One key on a piece: ``L R D`` move, ``U`` turns clockwise, ``C`` counter-clockwise;
+    None where blocked."""
     if key == "U":
         return field.rotate(piece)
+    if key == "C":
+        return field.rotate(piece, -1)
     drow, dcol = KEYS[key]
     return field.move(piece, drow, dcol)
 
@@ -78,17 +83,24 @@ def _walls() -> int:
 _WALLS = _walls()
 
 
-def _tables(kind: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...], int]:
-    """Of ``kind``: its cells' offsets and its kicks' moves (from p) in each rotation, the
-    smallest ``p % _ROT`` inside the visible field in each rotation, and its spawn."""
-    cells = tuple(tuple(dr * 16 + dc for dr, dc in CELLS[kind][rot]) for rot in range(4))
-    kicks = tuple(
-        tuple(((rot + 1) % 4 - rot) * _ROT + dr * 16 + dc for dr, dc in KICKS[kind][rot]) if TURNS[kind] else ()
+def _kick_moves(kind: str, table: dict, turn: int) -> tuple[tuple[int, ...], ...]:
+    """The kicks of one direction as moves of p, from each rotation."""
+    return tuple(
+        tuple(((rot + turn) % 4 - rot) * _ROT + dr * 16 + dc for dr, dc in table[kind][rot]) if TURNS[kind] else ()
         for rot in range(4)
     )
+
+
+def _tables(kind: str) -> tuple:
+    """Of ``kind``: its cells' offsets and its kicks' moves (from p) in each rotation,
+    clockwise then counter-clockwise, the smallest ``p % _ROT`` inside the visible field
+    in each rotation, and its spawn."""
+    cells = tuple(tuple(dr * 16 + dc for dr, dc in CELLS[kind][rot]) for rot in range(4))
+    kicks = _kick_moves(kind, KICKS, 1)
+    kicks_ccw = _kick_moves(kind, KICKS_CCW, -1)
     inside = tuple((TOP_VISIBLE - GEOMETRY[kind][rot][1] + _ROW0) * 16 for rot in range(4))
     spawn = (_ROW0 - GEOMETRY[kind][0][1]) * 16 + SPAWN_COLUMN[kind] + _COL0
-    return cells, kicks, inside, spawn
+    return cells, kicks, kicks_ccw, inside, spawn
 
 
 _TABLES = {kind: _tables(kind) for kind in KINDS}
@@ -116,7 +128,7 @@ def _fits(rows: list[int], cells: tuple[tuple[int, ...], ...]) -> bytes:
 
 def placements(field: Field, kind: str, mini_rule: bool = False) -> list[Placement]:
     """Every distinct lockable placement of ``kind`` on ``field`` (none when it cannot enter)."""
-    cells, kicks, inside, spawn = _TABLES[kind]
+    cells, kicks, kicks_ccw, inside, spawn = _TABLES[kind]
     fits = _fits(field.rows, cells)
     if not fits[spawn]:
         return []
@@ -171,10 +183,21 @@ def placements(field: Field, kind: str, mini_rule: bool = False) -> list[Placeme
                     elif not fits[q + 16] and q & (_ROT - 1) >= inside[q // _ROT]:
                         push((q + _SECOND, path + "U"))
                 break
+        for kick in kicks_ccw[p // _ROT]:  # and counter-clockwise
+            q = p + kick
+            if fits[q]:
+                if by_turn[q]:
+                    by_turn[q] = 0
+                    if fresh[q]:
+                        fresh[q] = 0
+                        push((q, path + "C"))
+                    elif not fits[q + 16] and q & (_ROT - 1) >= inside[q // _ROT]:
+                        push((q + _SECOND, path + "C"))
+                break
     result = []
     pieces = _PIECES[kind]
     for p, path in found:
-        rotated = path[-1:] == "U"
+        rotated = path[-1:] in ("U", "C")
         piece = pieces.get(p * 2 + rotated)
         if piece is None:
             row, col = (p % _ROT) // 16 - _ROW0, p % 16 - _COL0

@@ -2,7 +2,7 @@
 // and sends the fields back: draw, attack a player or pass (#bk-turn's buttons), stack
 // garbage cards (click a card in your hand; click a garbage row on your field, then F
 // flips it, Delete takes it back, PageUp / PageDown move it), then place block cards
-// (click one: its piece enters; ← → ↓ move, ↑ rotates, Space drops), Esc puts a piece
+// (click one: its piece enters; ← → ↓ move, ↑ or X rotates clockwise, Z counter-clockwise, Space drops), Esc puts a piece
 // back (or calls the attack off) and Enter sends the play. The touch pad does the same.
 (function () {
   "use strict";
@@ -103,7 +103,7 @@
 
   // --- acting ---------------------------------------------------------------------------
   const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowDown: "down", ArrowUp: "rotate", " ": "drop",
-                 x: "rotate", X: "rotate", Escape: "cancel", Enter: "done" };
+                 x: "rotate", X: "rotate", z: "rotate_ccw", Z: "rotate_ccw", Escape: "cancel", Enter: "done" };
   function key(name) {
     if (!playing()) return;
     live.intent(name);

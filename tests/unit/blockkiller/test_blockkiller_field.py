@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.blockkiller.field import Field, Piece, field
-from games.blockkiller.search import placements
+from games.blockkiller.search import placements, step
 
 from .blockkiller_helpers import garbage_of
 
@@ -78,3 +78,29 @@ def test_the_field_is_ten_wide_and_twenty_high_plus_two_rows_to_enter():
     i = f.spawn("I")
     assert f.move(i, 0, -4) is None and f.move(i, 0, -3) is not None
     assert f.drop(i).row + 1 == 21  # an I lies flat on the floor row
+
+
+def test_turning_counter_clockwise_reaches_the_mirror_of_a_clockwise_spin():
+    """RULES.md §4: pieces reach their place by moves and SRS rotations, which turn both
+    ways. The J-spin double on the left, the mirror of the L-spin double on the right,
+    needs a counter-clockwise turn (its kicks are the Guideline's own)."""
+    (t02,), (h0,) = garbage_of("t02"), garbage_of("h0")
+    right = Field.stacked([((t02, True),), ((h0, True),)])  # XXXXXXXXX. / XXXXXXX...
+    left = Field.stacked([((t02, False),), ((h0, False),)])  # .XXXXXXXXX / ...XXXXXXX
+    l_spin = [p for p in placements(right, "L") if set(p.piece.cells()) == {(20, 9), (21, 7), (21, 8), (21, 9)}]
+    j_spin = [p for p in placements(left, "J") if set(p.piece.cells()) == {(20, 0), (21, 0), (21, 1), (21, 2)}]
+    assert any(p.spin for p in l_spin) and any(p.spin for p in j_spin)
+    assert [p.keys[-1] for p in j_spin if p.spin] == ["C"]
+    piece = left.spawn("J")
+    for key in next(p.keys for p in j_spin if p.spin):
+        piece = step(left, piece, key)
+    assert piece.rotated and left.is_spin(piece)
+
+
+def test_a_counter_clockwise_turn_uses_the_guidelines_kicks_for_that_direction():
+    f = Field()
+    t = Piece("T", 0, 10, 4)
+    assert f.rotate(t, -1) == Piece("T", 3, 10, 4, rotated=True)
+    against_the_wall = Piece("T", 1, 10, -1)  # pointing right, its stem at the left wall
+    turned = f.rotate(against_the_wall, -1)
+    assert turned is not None and turned.rotation == 0 and turned.col == 0  # kicked right, off the wall

@@ -20,13 +20,13 @@ def random_intent(game: Game, seat: int, rng: random.Random) -> str:
         return rng.choice(["draw", "draw:blocks", "pass"])
     if game.phase == "play":
         return rng.choice(["pass", f"attack:{rng.randint(1, 4)}", "done"])
-    texts = ["done", "cancel", "left", "right", "rotate", "down", "drop"]
+    texts = ["done", "cancel", "left", "right", "rotate", "rotate_ccw", "down", "drop"]
     if player.garbage:
         cards = rng.sample(player.garbage, rng.randint(0, len(player.garbage)))
         texts.append("stack:" + ",".join(f"{c}{rng.choice(['', 'f'])}" for c in cards))
     if player.blocks:
         card = rng.choice([*player.blocks, 5, 150])
-        keys = "".join(rng.choice("LRDU") for _ in range(rng.randint(0, 8)))
+        keys = "".join(rng.choice("LRDUC") for _ in range(rng.randint(0, 8)))
         texts += [f"piece:{card}", f"place:{card}:{keys}"] * 3
     return rng.choice(texts)
 
@@ -54,7 +54,7 @@ def test_cards_are_conserved_and_every_locked_piece_is_inside_the_field(seed, se
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), kind=st.sampled_from("ZSJLTOIM"), keys=st.text("LRDU", max_size=30))
+@given(seed=st.integers(0, 10**6), kind=st.sampled_from("ZSJLTOIM"), keys=st.text("LRDUC", max_size=30))
 def test_a_place_is_accepted_only_when_every_key_works_and_lands_on_a_searched_placement(seed, kind, keys):
     rng = random.Random(seed)
     field = Field([0] * C.HIDDEN_ROWS + [rng.getrandbits(C.WIDTH) if r > 12 else 0 for r in range(C.VISIBLE_ROWS)])

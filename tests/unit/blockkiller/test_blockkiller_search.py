@@ -18,7 +18,7 @@ from games.blockkiller.search import Placement, placements, step
 
 
 def reference(f: Field, kind: str, mini_rule: bool = False) -> list[Placement]:
-    """The search written plainly: one Piece a state, keys tried in the order L R D U."""
+    """The search written plainly: one Piece a state, keys tried in the order L R D U C."""
     start = f.spawn(kind)
     if start is None:
         return []
@@ -29,7 +29,7 @@ def reference(f: Field, kind: str, mini_rule: bool = False) -> list[Placement]:
         piece = queue.popleft()
         if f.resting(piece) and f.inside(piece):
             found.append(Placement(piece, keys[piece], f.is_spin(piece, mini_rule)))
-        for key in "LRDU":
+        for key in "LRDUC":
             nxt = step(f, piece, key)
             if nxt is not None and nxt not in keys:
                 keys[nxt] = keys[piece] + key
@@ -69,7 +69,7 @@ def test_the_search_on_an_empty_field_and_on_a_t_spin_slot():
             for mini_rule in (False, True):
                 assert placements(f, kind, mini_rule) == reference(f, kind, mini_rule)
     spins = [p for p in placements(slot, "T") if p.spin]
-    assert spins and all(p.piece.rotated and p.keys.endswith("U") for p in spins)
+    assert spins and all(p.piece.rotated and p.keys[-1] in "UC" for p in spins)
 
 
 def test_no_placement_when_the_piece_cannot_enter():
