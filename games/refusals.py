@@ -45,6 +45,7 @@ REFUSALS: dict[str, str] = {
     # --- Third Option ---------------------------------------------------------------
     "BAD_PLACEMENT": gettext_noop("That placement is not written correctly."),
     "ELIMINATED": gettext_noop("You are out of the game."),
+    "ALREADY_OUT": gettext_noop("You are out of the game: your empty squares stand as your score."),
     "ALREADY_PLACED": gettext_noop("You have placed a card this round: wait for the next."),
     "WRONG_ROUND": gettext_noop("That placement was meant for another round."),
     "CARD_NOT_OFFERED": gettext_noop("You may not place that card this round."),
