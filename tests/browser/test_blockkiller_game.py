@@ -27,7 +27,8 @@ OPTIONS = {"turn_seconds": 300, "mini": False, "no_mercy": False}
 SIZES = [(1366, 768), (390, 844)]
 SEED = 142  # seat 1 begins and attacks seat 2 for 4; seat 2 defends with 5: a counter of 1
 NAMES = {1: "hostess", 2: "opponent", 3: "thirdwheel"}
-KEYS = {"L": ("ArrowLeft", "left"), "R": ("ArrowRight", "right"), "D": ("ArrowDown", "down"), "U": ("ArrowUp", "rotate")}
+KEYS = {"L": ("ArrowLeft", "left"), "R": ("ArrowRight", "right"), "D": ("ArrowDown", "down"), "U": ("ArrowUp", "rotate"),
+        "C": ("z", "rotate_ccw")}
 
 
 @pytest.fixture
@@ -70,7 +71,7 @@ def press(page, key: str, touch: bool) -> None:
         page.locator(f'.bk-key[data-key="{key}"]').tap()
     else:
         page.keyboard.press({"left": "ArrowLeft", "right": "ArrowRight", "down": "ArrowDown", "rotate": "ArrowUp",
-                             "drop": " ", "done": "Enter", "cancel": "Escape"}[key])
+                             "rotate_ccw": "z", "drop": " ", "done": "Enter", "cancel": "Escape"}[key])
 
 
 def make(page, seat: int, intent: Intent, touch: bool, placed: list[int]) -> None:

@@ -1,6 +1,7 @@
-"""The site's pages at five screen sizes, from a small phone to a large desktop: nothing
+"""The site's pages at six screen sizes, from a small phone to a large desktop: nothing
 sticks out sideways, the page's heading (and a table's game area) is on screen, and no
-control lies off the screen's sides; the ``browser`` fixture fails the test on any
+control lies off the screen's sides (and on a narrow screen a running game comes before
+the table's panels); the ``browser`` fixture fails the test on any
 console error or warning and any Content-Security-Policy violation.
 
 Pages: the public ones signed out (home, lobby, sign-up, log-in, the games, each game's
@@ -23,7 +24,8 @@ from tests.personas import ref
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 15_000
-SIZES = [(320, 568), (390, 844), (768, 1024), (1366, 768), (1920, 1080)]
+SIZES = [(320, 568), (390, 844), (768, 1024), (880, 1000), (1366, 768), (1920, 1080)]
+ONE_COLUMN = 900  # up to this width a table's panels go under its game (static/css/site.css)
 KINDS = list(GAMES)
 
 PUBLIC_PAGES = [
@@ -63,8 +65,15 @@ OVERFLOW = """(width) => {
   const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
     + (el.classList.length ? "." + [...el.classList].join(".") : "");
   const past = (el) => el.getBoundingClientRect().right > width + 0.5;
+  const clipped = (el) => {  // inside a box that clips or scrolls it (absolutely placed ones may escape)
+    if (["absolute", "fixed"].includes(getComputedStyle(el).position)) return false;
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== "visible") return true;
+    }
+    return false;
+  };
   const culprits = [...document.body.querySelectorAll("*")]
-    .filter((el) => past(el) && ![...el.children].some(past))
+    .filter((el) => past(el) && !clipped(el) && ![...el.children].some(past))
     .slice(0, 6)
     .map((el) => `${name(el)} (right ${Math.round(el.getBoundingClientRect().right)})`);
   return {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, culprits};
@@ -91,6 +100,20 @@ CONTROLS_OFF_SCREEN = """(width) => {
       + ` at ${Math.round(el.getBoundingClientRect().left)}..${Math.round(el.getBoundingClientRect().right)}`);
 }"""
 
+# Text wider than its own box (a word in a column too narrow for it), where nothing clips
+# it: it runs under what stands beside it, unreadable. Boxes whose own text it is only.
+TEXT_OUT_OF_ITS_BOX = """() => {
+  const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.data.trim());
+  return [...document.querySelectorAll("body *")]
+    .filter((el) => {
+      const style = getComputedStyle(el);
+      return ownText(el) && style.display !== "inline" && style.overflowX === "visible"
+        && el.scrollWidth > el.clientWidth + 1 && el.checkVisibility();
+    })
+    .map((el) => `${el.tagName.toLowerCase()} "${el.innerText.trim().replace(/\\s+/g, " ").slice(0, 40)}"`
+      + ` is ${el.scrollWidth} px wide in a box of ${el.clientWidth}`);
+}"""
+
 
 def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
     """What is wrong with the page's layout at ``width``: an empty list when nothing."""
@@ -107,8 +130,13 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
         if box is None:
             problems.append(f"{what}: {selector} is not visible")
         elif box["x"] < -0.5 or box["x"] + box["width"] > width + 0.5:
-            problems.append(f"{what}: {selector} lies at {box['x']:.0f}..{box['x'] + box['width']:.0f}, off the screen")
-    problems.extend(f"{what}: {control} is off the screen" for control in page.evaluate(CONTROLS_OFF_SCREEN, width))
+            problems.append(
+                f"{what}: {selector} lies at {box['x']:.0f}..{box['x'] + box['width']:.0f}, off the screen"
+            )
+    problems.extend(
+        f"{what}: {control} is off the screen" for control in page.evaluate(CONTROLS_OFF_SCREEN, width)
+    )
+    problems.extend(f"{what}: the text of {text}" for text in page.evaluate(TEXT_OUT_OF_ITS_BOX))
     return problems
 
 
@@ -135,7 +163,11 @@ def waiting_tables(_room_to_host, live_server_url, host, opponent, third) -> dic
     from tests.games.test_leaderboard import play
 
     stake_table = services.table_create(
-        player=ref(third), game="tetriwar", options=GAMES["tetriwar"].options_form.defaults(), seats_total=2, stake=10
+        player=ref(third),
+        game="tetriwar",
+        options=GAMES["tetriwar"].options_form.defaults(),
+        seats_total=2,
+        stake=10,
     )
     for kind in KINDS:
         play(stake_table, (host, 1, 10, 10), (opponent, 2, -5, -10), kind=kind)
@@ -154,7 +186,9 @@ def waiting_tables(_room_to_host, live_server_url, host, opponent, third) -> dic
 def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, screenshot, size):
     width, height = size
     touch = width < 1024  # phones and a tablet
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    )
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     problems: list[str] = []
@@ -191,6 +225,13 @@ def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, sc
         expect(game_page.locator(COUNTDOWNS)).to_have_count(0)
         expect(game_page.locator("#clock")).not_to_have_text(re.compile(r"^\s*(Get ready…)?\s*$"))
         problems += layout_problems(game_page, width, f"a running {name} game", "#game-area", board)
+        if width <= ONE_COLUMN:  # one column: the game first, the seats and status under it
+            game_top = game_page.locator("#game-area").bounding_box()["y"]
+            seats_top = game_page.locator("#seat-panel").bounding_box()["y"]
+            if game_top > seats_top:
+                problems.append(f"a running {name} game: the game is under the panels, at {game_top:.0f} px")
+        # The click on "Start the game" scrolled the page down: the screenshot shows it from the top.
+        game_page.evaluate("window.scrollTo(0, 0)")
         screenshot(game_page, f"layout-{name}-{width}x{height}")
         game_page.close()
 
