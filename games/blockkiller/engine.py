@@ -499,8 +499,7 @@ class Game(RunsOnAClock, Replayable):
         self.players[defender].sent += to_attacker
         for seat, n in ((defender, to_defender), (attacker, to_attacker)):
             if n:
-                self._deal(seat, 0, n)
-                events.append(Drew(seat, 0, n))
+                events.append(self._deal(seat, 0, n))
                 self._check_out(seat, events)
         if self.finished:
             return
@@ -517,8 +516,7 @@ class Game(RunsOnAClock, Replayable):
 
     def _draw(self, seat: int, now: float, events: list[Event], two_blocks: bool) -> None:
         blocks, garbage = (C.CHOICE_BLOCKS, 0) if two_blocks else (C.DRAW_BLOCKS, C.DRAW_GARBAGE)
-        self._deal(seat, blocks, garbage)
-        events.append(Drew(seat, blocks, garbage))
+        events.append(self._deal(seat, blocks, garbage))
         self._check_out(seat, events)
         if self.finished:
             return
@@ -538,8 +536,11 @@ class Game(RunsOnAClock, Replayable):
         self.shuffles[pile] += 1
         return cards
 
-    def _deal(self, seat: int, blocks: int, garbage: int) -> None:
+    def _deal(self, seat: int, blocks: int, garbage: int) -> Drew:
+        """Up to ``blocks`` and ``garbage`` cards from the piles (an empty pile reshuffled
+        from its discard; fewer when both are empty); what was drawn, as an event."""
         player = self.players[seat]
+        had = len(player.blocks), len(player.garbage)
         for _ in range(blocks):
             if not self.block_deck and self.block_discard:
                 self.block_deck, self.block_discard = self._shuffled("blocks", sorted(self.block_discard)), []
@@ -552,6 +553,7 @@ class Game(RunsOnAClock, Replayable):
                 player.garbage.append(self.garbage_deck.pop())
         player.blocks.sort()
         player.garbage.sort()
+        return Drew(seat, len(player.blocks) - had[0], len(player.garbage) - had[1])
 
     def _check_out(self, seat: int, events: list[Event]) -> None:
         player = self.players[seat]
@@ -616,14 +618,12 @@ class Game(RunsOnAClock, Replayable):
         if draft is not None:
             self.draft = None
         if self.phase == DRAW:
-            self._deal(seat, C.DRAW_BLOCKS, C.DRAW_GARBAGE)
-            events.append(Drew(seat, C.DRAW_BLOCKS, C.DRAW_GARBAGE))
+            events.append(self._deal(seat, C.DRAW_BLOCKS, C.DRAW_GARBAGE))
             self._check_out(seat, events)
             if self.finished:
                 return
         if self.players[seat].active and self.obliged(seat):
-            self._deal(seat, 0, C.TIMEOUT_GARBAGE)
-            events.append(Drew(seat, 0, C.TIMEOUT_GARBAGE))
+            events.append(self._deal(seat, 0, C.TIMEOUT_GARBAGE))
             self._check_out(seat, events)
             if self.finished:
                 return

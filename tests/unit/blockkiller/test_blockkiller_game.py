@@ -233,3 +233,19 @@ def test_a_forfeit_ranks_last_and_one_player_left_ends_the_game():
     g.forfeit(3, 2.0)
     assert g.finished and g.outcome().termination is Termination.FORFEIT
     assert [s.seats for s in g.outcome().standings] == [(1,), (3,), (2,)]  # the earlier leaver last
+
+
+def test_a_draw_from_an_empty_pile_and_discard_says_what_was_drawn():
+    """With every block card in hands (none in the pile or its discard), a draw deals the
+    garbage card alone, and its event says so (it said one block card as well)."""
+    g = game()
+    g.setup(turn=1)
+    g.players[3].blocks = sorted([*g.players[3].blocks, *g.block_deck, *g.block_discard])
+    g.block_deck, g.block_discard = [], []
+    g.advance(0.5)  # the deal's own events, reported with the first call
+    before = len(g.players[2].blocks), len(g.players[2].garbage)
+    events = play(g, 1, "pass")
+    drew = [e for e in events if e.kind == "drew"]
+    assert [(e.seat, e.blocks, e.garbage) for e in drew] == [(2, 0, 1)]
+    assert (len(g.players[2].blocks), len(g.players[2].garbage)) == (before[0], before[1] + 1)
+    assert g.card_count() == 201
