@@ -183,7 +183,9 @@ def placements(field: Field, kind: str, mini_rule: bool = False) -> list[Placeme
                     elif not fits[q + 16] and q & (_ROT - 1) >= inside[q // _ROT]:
                         push((q + _SECOND, path + "U"))
                 break
-        for kick in kicks_ccw[p // _ROT]:  # and counter-clockwise
+        # Counter-clockwise: the same as above, written out again (a loop over the two
+        # directions costs this search 10–15%, measured with bench/blockkiller.py).
+        for kick in kicks_ccw[p // _ROT]:
             q = p + kick
             if fits[q]:
                 if by_turn[q]:
