@@ -201,31 +201,28 @@ def bot_remove(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def practice(request: HttpRequest, game: str) -> HttpResponse:
     """One click in the lobby: a friendly table against a bot, ready to start."""
-    if get_game(game) is None:
-        raise Http404(gettext("There is no such game."))
-    player = player_from_request(request)
-    if player is None:
-        messages.info(request, gettext("Log in, or choose a guest name, to practise."))
-        return redirect(f"{reverse('guest')}?next={reverse('lobby:index')}")
-    try:
-        table = services.practice_create(player=player, game=game, ip=_client_ip(request))
-    except services.TableError as err:
-        messages.error(request, err.message)
-        return redirect("lobby:index")
-    return redirect(table)
+    return _one_click_table(
+        request, game, services.practice_create, gettext("Log in, or choose a guest name, to practise.")
+    )
 
 
 @require_POST
 def solo(request: HttpRequest, game: str) -> HttpResponse:
     """One click: a friendly table of one seat for the game's solo variant, ready to start."""
+    return _one_click_table(request, game, services.solo_create, gettext("Log in, or choose a guest name, to play."))
+
+
+def _one_click_table(request: HttpRequest, game: str, create, who_first: str) -> HttpResponse:
+    """A table made by ``create`` for the player, or where to go instead: a guest name
+    first (``who_first`` says so), or back to the lobby with the refusal."""
     if get_game(game) is None:
         raise Http404(gettext("There is no such game."))
     player = player_from_request(request)
     if player is None:
-        messages.info(request, gettext("Log in, or choose a guest name, to play."))
+        messages.info(request, who_first)
         return redirect(f"{reverse('guest')}?next={reverse('lobby:index')}")
     try:
-        table = services.solo_create(player=player, game=game, ip=_client_ip(request))
+        table = create(player=player, game=game, ip=_client_ip(request))
     except services.TableError as err:
         messages.error(request, err.message)
         return redirect("lobby:index")
