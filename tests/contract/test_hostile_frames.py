@@ -42,14 +42,21 @@ VALUES = st.one_of(
 )
 
 
+def bounds(kind, span: int) -> tuple[int, int]:
+    """An int field's least and greatest allowed values (``span`` past the least where it
+    has no greatest; −5 for the least where it has none)."""
+    low = kind.ge if kind.ge is not None else (kind.gt + 1 if kind.gt is not None else -5)
+    high = kind.le if kind.le is not None else (kind.lt - 1 if kind.lt is not None else low + span)
+    return low, high
+
+
 def near(kind) -> st.SearchStrategy:
     """Values a page could plausibly send for a field of this declared type: in and
     just outside its range (an int's bounds, a text's pattern), or null."""
     if isinstance(kind, msgspec.inspect.UnionType):
         return st.one_of(*(near(member) for member in kind.types))
     if isinstance(kind, msgspec.inspect.IntType):
-        low = kind.ge if kind.ge is not None else (kind.gt + 1 if kind.gt is not None else -5)
-        high = kind.le if kind.le is not None else (kind.lt - 1 if kind.lt is not None else low + 40)
+        low, high = bounds(kind, 40)
         return st.integers(low - 1, min(high, low + 40) + 1) | st.integers(max(low, high - 5), high + 1)
     if isinstance(kind, msgspec.inspect.StrType) and kind.pattern:
         return st.from_regex(kind.pattern, fullmatch=True).filter(
@@ -144,8 +151,7 @@ def edges(kind) -> list:
     if isinstance(kind, msgspec.inspect.UnionType):
         return [value for member in kind.types for value in edges(member)]
     if isinstance(kind, msgspec.inspect.IntType):
-        low = kind.ge if kind.ge is not None else -5
-        high = kind.le if kind.le is not None else (kind.lt - 1 if kind.lt is not None else 5)
+        low, high = bounds(kind, 10)
         return sorted({*range(low - 1, min(high, low + 12) + 1), (low + high) // 2, high - 1, high, high + 1}) + [2**63]
     if isinstance(kind, msgspec.inspect.StrType):
         words = ["", "0", "0f", "1+2", "90,91", "90f,91+92f", "193+194f", ",", "+", "f", "9" * 30, "T", "oxso", "Q"]
