@@ -118,6 +118,11 @@ class LiveGameBase:
             if p.get("bot")
         }
         self.bot_seats = sorted(self.bots)
+        # A game's log of moves (turn-based games show one): every line so far, and the
+        # lines of the change rendered last, which each language renders again. Lines
+        # are Sentences, worded when shown (``_keep_log``, ``_log_fragment``).
+        self.log_lines: list[Sentence] = []
+        self.logged: list[Sentence] = []
 
     def make_bot(self, level: str, rng: random.Random) -> Any:
         raise NotImplementedError
@@ -136,6 +141,18 @@ class LiveGameBase:
     def _region(self, name: str, value: dict[str, Any]) -> str:
         """A live update of one region: its partial, which reads ``value`` as ``it``."""
         return self._partial(name, {"it": value, "oob": True})
+
+    def _keep_log(self, entries: list[Sentence]) -> None:
+        """The lines a change adds to the log (``render_events``, once per change)."""
+        self.logged = entries
+        self.log_lines.extend(entries)
+
+    def _log_fragment(self, list_id: str) -> str:
+        """The lines of the change rendered last, added at the end of the page's list
+        ``list_id``, in the active language (nothing when there are none)."""
+        if not self.logged:
+            return ""
+        return f'<div hx-swap-oob="beforeend:#{list_id}">' + "".join(f"<li>{entry}</li>" for entry in self.logged) + "</div>"
 
     def who(self, seat: int) -> Any:
         """A seat's name in words kept to show again (a log line), escaped: a guest's

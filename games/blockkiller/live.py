@@ -205,8 +205,6 @@ class BlockKillerLive(LiveGameBase):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
-        self.log_lines: list[Sentence] = []
-        self.logged: list[Sentence] = []  # the lines of the change rendered last
         # The plays of the exchange on show: the attack and the defence (Draft objects of
         # the engine, kept after they end, read only).
         self.attack_play: Draft | None = None
@@ -444,8 +442,7 @@ class BlockKillerLive(LiveGameBase):
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
-        self.logged = self._log_entries(events)  # and the plays' last clears
-        self.log_lines.extend(self.logged)
+        self._keep_log(self._log_entries(events))  # and the plays' last clears
         return self.rerender_events(events)
 
     def rerender_events(self, events: list[Any]) -> str:
@@ -453,7 +450,6 @@ class BlockKillerLive(LiveGameBase):
             return ""
         kinds = {e.kind for e in events}
         parts = []
-        entries = self.logged
         # a key press changes one play and at most its player's hand
         moves_only = kinds <= {"field", "cleared"}
         if not moves_only:
@@ -468,10 +464,7 @@ class BlockKillerLive(LiveGameBase):
             roles = {"attack", "defence"}
         for role in sorted(roles):
             parts.append(self._region("play", self._play(role)))
-        if entries:
-            parts.append(
-                '<div hx-swap-oob="beforeend:#bk-log">' + "".join(f"<li>{entry}</li>" for entry in entries) + "</div>"
-            )
+        parts.append(self._log_fragment("bk-log"))
         return "".join(parts)
 
     def _hand_key(self, seat: int) -> tuple:

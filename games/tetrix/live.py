@@ -129,8 +129,6 @@ class TetrixLive(LiveGameBase):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
-        self.log_lines: list[Sentence] = []
-        self.logged: list[Sentence] = []  # the lines of the change rendered last
         self.fresh: dict[int, frozenset[tuple[int, int]]] = {}  # by seat: the newest shape written
 
     def make_bot(self, level: str, rng: random.Random) -> TetrixBot:
@@ -307,8 +305,7 @@ class TetrixLive(LiveGameBase):
         for event in events:
             if event.kind == "wrote":
                 self.fresh[event.seat] = frozenset((r, c) for r, c, _ in event.cells)
-        self.logged = self._log_entries(events)
-        self.log_lines.extend(self.logged)
+        self._keep_log(self._log_entries(events))
         return self.rerender_events(events)
 
     def rerender_events(self, events: list[Any]) -> str:
@@ -323,10 +320,7 @@ class TetrixLive(LiveGameBase):
             parts.append(self._region("status", self._status(seat)))
         for seat in sorted(set(sheets)):
             parts.append(self._region("sheet", self._sheet(seat)))
-        if self.logged:
-            parts.append(
-                '<div hx-swap-oob="beforeend:#tx-log">' + "".join(f"<li>{entry}</li>" for entry in self.logged) + "</div>"
-            )
+        parts.append(self._log_fragment("tx-log"))
         return "".join(parts)
 
     def results_context(self) -> dict[str, Any]:

@@ -87,11 +87,6 @@ class ThirdOptionLive(LiveGameBase):
     FRAMES = (Place,)
     RESULT_COLUMNS = ((gettext_lazy("Empty squares"), "score"),)
 
-    def __init__(self, setup: dict[str, Any]) -> None:
-        super().__init__(setup)
-        self.log_lines: list[Sentence] = []
-        self.logged: list[Sentence] = []  # the lines of the change rendered last
-
     def make_bot(self, level: str, rng: random.Random) -> ThirdOptionBot:
         return ThirdOptionBot(rng)
 
@@ -218,8 +213,7 @@ class ThirdOptionLive(LiveGameBase):
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
-        self.logged = self._log_entries(events)
-        self.log_lines.extend(self.logged)
+        self._keep_log(self._log_entries(events))
         return self.rerender_events(events)
 
     def rerender_events(self, events: list[Any]) -> str:
@@ -242,12 +236,7 @@ class ThirdOptionLive(LiveGameBase):
             parts.append(self._region("mine", self._mine(seat)))
         for seat in boards:
             parts.append(self._region("board", self._board(seat)))
-        if self.logged:
-            parts.append(
-                '<div hx-swap-oob="beforeend:#to-log">'
-                + "".join(f"<li>{entry}</li>" for entry in self.logged)
-                + "</div>"
-            )
+        parts.append(self._log_fragment("to-log"))
         return "".join(parts)
 
     def private_fragments(self, events: list[Any]) -> dict[int, str]:

@@ -57,8 +57,6 @@ class ViertrisLive(LiveGameBase):
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
-        self.log_lines: list[Sentence] = []
-        self.logged: list[Sentence] = []  # the lines of the change rendered last
         self._before: list[str] | None = None  # the board before the move being shown
 
     def make_bot(self, level: str, rng: random.Random) -> ViertrisBot:
@@ -124,8 +122,7 @@ class ViertrisLive(LiveGameBase):
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
-        self.logged = self._log_entries(events) if any(e.kind == "dropped" for e in events) else []
-        self.log_lines.extend(self.logged)
+        self._keep_log(self._log_entries(events) if any(e.kind == "dropped" for e in events) else [])
         return self.rerender_events(events)
 
     def rerender_events(self, events: list[Any]) -> str:
@@ -138,11 +135,7 @@ class ViertrisLive(LiveGameBase):
             parts.append(render_to_string(TEMPLATE + "#board", {
                 "frames": frames, "final": board_html(self.game.board()), "oob": True,
             }))
-            parts.append(
-                '<div hx-swap-oob="beforeend:#vt-log">'
-                + "".join(f"<li>{entry}</li>" for entry in self.logged)
-                + "</div>"
-            )
+            parts.append(self._log_fragment("vt-log"))
         if kinds & {"score", "turn", "dropped", "left"}:
             parts.append(render_to_string(TEMPLATE + "#scores", self._scores_context(oob=True)))
         if "turn" in kinds or "dropped" in kinds:
