@@ -101,3 +101,42 @@ async def received(ws, seconds: float = 0.3) -> list[str]:
 
 async def tick(table_id: int) -> None:
     await hub().send(messages.Tick(table_id=table_id))
+
+
+# --- a game's table, seated, ready and started ---------------------------------------------
+def ready_table(game: str, options: dict, users, stake: int = 0):
+    """A table of ``game`` hosted by the first of ``users``, the others seated in order,
+    everyone ready."""
+    from lobby import services
+    from tests.personas import ref
+
+    table = services.table_create(
+        player=ref(users[0]), game=game, options=dict(options), seats_total=len(users), stake=stake
+    )
+    for number, user in enumerate(users[1:], start=2):
+        services.seat_take(table_id=table.pk, player=ref(user), number=number)
+    for user in users:
+        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
+    return table
+
+
+async def started_sockets(table, users, fake_clock, running: str) -> list:
+    """A socket for each of ``users`` (the first hosts), the game started and its 3 s
+    countdown run out: every page has seen ``running`` (a pattern of the running game)."""
+    from lobby import services
+    from tests.personas import ref
+
+    sockets = [await open_socket(f"/ws/table/{table.pk}/", await cookie_for(u)) for u in users]
+    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(users[0]))
+    for ws in sockets:
+        await receive_until(ws, 'id="game"')
+    fake_clock.t += 3.01
+    await tick(table.pk)
+    for ws in sockets:
+        await receive_until(ws, running)
+    return sockets
+
+
+def engine(table):
+    """The running game's engine, in the host of this process."""
+    return game_host.GameHostConsumer.host.tables[table.pk].live.game

@@ -13,7 +13,6 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import host as game_host
 from games import selectors
 from games.blockkiller.events import Passed, TurnChanged
 from games.models import Game
@@ -22,7 +21,16 @@ from lobby import services
 from lobby.models import Table
 from tests.contract.test_game_contract import setup_for
 from tests.games.test_one_source import assert_one_source, played
-from tests.live.conftest import cookie_for, open_socket, receive_until, received, tick
+from tests.live.conftest import (
+    cookie_for,
+    engine,
+    open_socket,
+    ready_table,
+    receive_until,
+    received,
+    started_sockets,
+    tick,
+)
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,29 +42,11 @@ HANDS = {1: ([72, 60], [90, 91]), 2: ([73], [100, 101, 102, 103]), 3: ([61], [11
 
 
 def blockkiller_table(host, opponent, third, stake=0):
-    table = services.table_create(
-        player=ref(host), game="blockkiller", options=dict(OPTIONS), seats_total=3, stake=stake
-    )
-    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
-    services.seat_take(table_id=table.pk, player=ref(third), number=3)
-    for user in (host, opponent, third):
-        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
-    return table
-
-
-def engine(table):
-    return game_host.GameHostConsumer.host.tables[table.pk].live.game
+    return ready_table("blockkiller", OPTIONS, (host, opponent, third), stake)
 
 
 async def started(table, users, fake_clock, hands=HANDS, turn=1):
-    sockets = [await open_socket(f"/ws/table/{table.pk}/", await cookie_for(u)) for u in users]
-    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(users[0]))
-    for ws in sockets:
-        await receive_until(ws, 'id="game"')
-    fake_clock.t += 3.01
-    await tick(table.pk)
-    for ws in sockets:
-        await receive_until(ws, 'id="bk-turn"')
+    sockets = await started_sockets(table, users, fake_clock, 'id="bk-turn"')
     if hands is not None:
         engine(table).setup(hands=hands, turn=turn)
         for ws in sockets:  # every page, as it would be after a reload

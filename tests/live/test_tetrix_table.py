@@ -13,7 +13,6 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import host as game_host
 from games import selectors
 from games.models import Game
 from games.registry import GAMES
@@ -21,7 +20,16 @@ from games.tetrix.events import Rolled, Wrote
 from lobby import services
 from lobby.models import Table
 from tests.games.test_one_source import assert_one_source, played
-from tests.live.conftest import cookie_for, open_socket, receive_until, received, tick
+from tests.live.conftest import (
+    cookie_for,
+    engine,
+    open_socket,
+    ready_table,
+    receive_until,
+    received,
+    started_sockets,
+    tick,
+)
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,29 +38,11 @@ DICE = "ooxs"
 
 
 def tetrix_table(host, opponent, stake=0):
-    table = services.table_create(
-        player=ref(host), game="tetrix", options=dict(OPTIONS), seats_total=2, stake=stake
-    )
-    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
-    for user in (host, opponent):
-        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
-    return table
-
-
-def engine(table):
-    """The running game's engine, in the host of this process."""
-    return game_host.GameHostConsumer.host.tables[table.pk].live.game
+    return ready_table("tetrix", OPTIONS, (host, opponent), stake)
 
 
 async def started(table, users, fake_clock, roller=1, dice=DICE):
-    sockets = [await open_socket(f"/ws/table/{table.pk}/", await cookie_for(u)) for u in users]
-    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(users[0]))
-    for ws in sockets:
-        await receive_until(ws, 'id="game"')
-    fake_clock.t += 3.01
-    await tick(table.pk)
-    for ws in sockets:
-        await receive_until(ws, 'data-round="1"')
+    sockets = await started_sockets(table, users, fake_clock, 'data-round="1"')
     if roller is not None:
         engine(table).setup(roller=roller, dice=dice)
         for ws in sockets:  # every page, as it would be after a reload

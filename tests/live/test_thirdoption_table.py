@@ -12,7 +12,6 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import host as game_host
 from games import selectors
 from games.models import Game
 from games.registry import GAMES
@@ -21,7 +20,16 @@ from lobby import services
 from lobby.models import Table
 from tests.contract.test_game_contract import setup_for
 from tests.games.test_one_source import assert_one_source, played
-from tests.live.conftest import cookie_for, open_socket, receive_until, received, tick
+from tests.live.conftest import (
+    cookie_for,
+    engine,
+    open_socket,
+    ready_table,
+    receive_until,
+    received,
+    started_sockets,
+    tick,
+)
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,29 +38,12 @@ OPTIONS = {"round_seconds": 60, "tetrominoes_only": False}
 DECK = ["O4", "I3", "T4", "L4", "2", "1", "X5", "I4"]
 
 
-def thirdoption_table(host, opponent, third):
-    table = services.table_create(player=ref(host), game="thirdoption", options=dict(OPTIONS), seats_total=3)
-    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
-    services.seat_take(table_id=table.pk, player=ref(third), number=3)
-    for user in (host, opponent, third):
-        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
-    return table
-
-
-def engine(table):
-    """The running game's engine, in the host of this process."""
-    return game_host.GameHostConsumer.host.tables[table.pk].live.game
+def thirdoption_table(host, opponent, third, stake=0):
+    return ready_table("thirdoption", OPTIONS, (host, opponent, third), stake)
 
 
 async def started(table, users, fake_clock, deck=DECK):
-    sockets = [await open_socket(f"/ws/table/{table.pk}/", await cookie_for(u)) for u in users]
-    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(users[0]))
-    for ws in sockets:
-        await receive_until(ws, 'id="game"')
-    fake_clock.t += 3.01
-    await tick(table.pk)
-    for ws in sockets:
-        await receive_until(ws, "Round 1")
+    sockets = await started_sockets(table, users, fake_clock, "Round 1")
     if deck is not None:
         engine(table).setup(deck=deck)  # round 2 reveals the deck's first two cards
     return sockets
@@ -230,14 +221,7 @@ def test_a_third_option_is_ready_for_its_player_alone():
 
 
 def competitive_table(host, opponent, third, stake):
-    table = services.table_create(
-        player=ref(host), game="thirdoption", options=dict(OPTIONS), seats_total=3, stake=stake
-    )
-    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
-    services.seat_take(table_id=table.pk, player=ref(third), number=3)
-    for user in (host, opponent, third):
-        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
-    return table
+    return thirdoption_table(host, opponent, third, stake)
 
 
 def leaderboard_page(game: str) -> str:

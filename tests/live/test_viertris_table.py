@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from games.models import Game
 from lobby import services
-from tests.live.conftest import cookie_for, open_socket, receive_until, tick
+from tests.live.conftest import cookie_for, open_socket, ready_table, receive_until, started_sockets, tick
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,23 +17,11 @@ OPTIONS = {"move_seconds": 30, "target_score": None, "move_limit": 8}
 
 
 def viertris_table(host, opponent):
-    table = services.table_create(player=ref(host), game="viertris", options=dict(OPTIONS), seats_total=2)
-    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
-    for user in (host, opponent):
-        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
-    return table
+    return ready_table("viertris", OPTIONS, (host, opponent))
 
 
 async def started(table, host, opponent, outsider, fake_clock):
-    sockets = [await open_socket(f"/ws/table/{table.pk}/", await cookie_for(u)) for u in (host, opponent, outsider)]
-    await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(host))
-    for ws in sockets:
-        await receive_until(ws, 'id="game"')
-    fake_clock.t += 3.01
-    await tick(table.pk)
-    for ws in sockets:
-        await receive_until(ws, "to move")
-    return sockets
+    return await started_sockets(table, (host, opponent, outsider), fake_clock, "to move")
 
 
 async def test_a_move_reaches_everyone_and_the_clock_passes_the_turn(host, opponent, outsider, fake_clock):
