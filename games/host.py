@@ -58,6 +58,7 @@ from games.live import LiveGame, live_game_for
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
 from games.verify import NO_RECORD, record_check_of
 from games.wire import error_fragment
+from lobby import services as table_services
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,8 @@ class LiveTable:
         self.bot_due: dict[int, float] = {seat: COUNTDOWN_SECONDS for seat in live.bot_seats}
         self.done = False
         self.task: asyncio.Task | None = None
+        self.leaving: list[int] = []  # seats that left the game this step, for the table's seats
+        self.leave_at_start: set[int] = set()  # seats that asked to leave during the countdown
 
     def now(self) -> float:
         return clock() - self.epoch
@@ -184,12 +187,17 @@ class LiveTable:
         # the oldest intent's arrival, for the intent latency
         arrived = min((m.arrived for m in batch if type(m) is messages.Intent), default=None)
         now = self.now()
+        events: list[Any] = []
+        acks: list[tuple[int, int]] = []
         if not self.started and now >= self.start_at:
             self.started = True
             self.live.begin(self.start_at)
             await self.publish_rendered(lambda: self.live.render_full(now, self.start_at))
-        events: list[Any] = []
-        acks: list[tuple[int, int]] = []
+            for seat in sorted(self.leave_at_start):  # asked during the countdown
+                try:
+                    self.forfeit(seat, now, events)
+                except IllegalIntent:
+                    pass  # the game ended as it began (everybody else left too, say)
         for message in batch:
             await self.handle(message, now, events, acks)
             if self.done:
@@ -211,6 +219,10 @@ class LiveTable:
                 self.latency.observe(time.perf_counter() - arrived)
         if events:
             await self.send_private(events)
+        if self.leaving:
+            # Their pages stop offering the game and its Leave button (the seat panel).
+            seats, self.leaving = self.leaving, []
+            await database_sync_to_async(table_services.seats_mark_left)(table_id=self.table_id, seats=seats)
         if self.started and self.live.finished and not self.done:
             await self.finish()
 
@@ -255,13 +267,26 @@ class LiveTable:
                     events.extend(self.live.disconnected(message.seat, now))
 
     async def on_forfeit(self, message: messages.Forfeit, now: float, events: list, acks: list) -> None:
-        if message.seat in self.connections and self.started and not self.live.has_left(message.seat):
-            try:
-                events.extend(self.live.forfeit(message.seat, now))
-            except IllegalIntent as err:  # out already, say: their place stands
-                if message.reply:
-                    words, code = err.message, err.code
-                    await self.reply_rendered(message.reply, lambda: error_fragment(words, code))
+        if message.seat not in self.connections:
+            return
+        if not self.started:
+            # Leave pressed during the countdown: the player leaves as the game starts
+            # (there is no game to forfeit before), rather than being ignored.
+            self.leave_at_start.add(message.seat)
+            return
+        if self.live.has_left(message.seat):
+            return
+        try:
+            self.forfeit(message.seat, now, events)
+        except IllegalIntent as err:  # out already, say: their place stands
+            if message.reply:
+                words, code = err.message, err.code
+                await self.reply_rendered(message.reply, lambda: error_fragment(words, code))
+
+    def forfeit(self, seat: int, now: float, events: list) -> None:
+        """The seat leaves the game (raises IllegalIntent when it cannot: out already)."""
+        events.extend(self.live.forfeit(seat, now))
+        self.leaving.append(seat)
 
     async def on_abort(self, message: messages.Abort, now: float, events: list, acks: list) -> None:
         await self.abort(message.reason or gettext_noop("The game was aborted."))
@@ -307,7 +332,7 @@ class LiveTable:
                 conn.gone_since = None
                 if not self.live.has_left(seat) and not self.live.finished:
                     try:
-                        events.extend(self.live.forfeit(seat, now))
+                        self.forfeit(seat, now, events)
                     except IllegalIntent:
                         pass  # a seat whose game is over (out of it, say) has nothing to forfeit
         return events
@@ -347,16 +372,26 @@ class LiveTable:
         self.done = True
         finished = self.live.finished_game()
         game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
+        await self.free_the_gone_seats()
         log.info("game finished table=%s game=%s kind=%s", self.table_id, self.game_id, self.kind)
         await self.publish_rendered(lambda: self.live.render_results(game))
         if game is not None:
             self.host.check_replay(self.game_id)
+
+    async def free_the_gone_seats(self) -> None:
+        """After the game, a leaver who is no longer at the table has no seat to come
+        back to: the others' rematch does not wait for them (lobby.services)."""
+        try:
+            await database_sync_to_async(table_services.seats_free_after_game)(table_id=self.table_id)
+        except Exception:  # the game is recorded: a seat left taken is the host's to free
+            log.exception("table %s: freeing the seats of the players who left failed", self.table_id)
 
     async def abort(self, reason: str) -> None:
         if self.done:
             return
         self.done = True
         await database_sync_to_async(services.game_abort)(game_id=self.game_id, reason=reason)
+        await self.free_the_gone_seats()
         log.warning(
             "game aborted table=%s game=%s kind=%s reason=%r", self.table_id, self.game_id, self.kind, reason
         )

@@ -137,6 +137,9 @@ REFUSALS: dict[str, str] = {
     "BAD_BOT": gettext_noop("This game has no bot of that level."),
     "BOT_AT_COMPETITIVE": gettext_noop("Bots play only at friendly tables: their games are never scored."),
     "NOT_A_BOT": gettext_noop("That seat holds no bot."),
+    "NO_PLAYER": gettext_noop("That seat holds no player."),
+    "OWN_SEAT": gettext_noop("That is your own seat: stand up to leave it."),
+    "PLAYER_PRESENT": gettext_noop("That player is at the table: only the seat of a player who is gone can be freed."),
     "NO_BOTS": gettext_noop("This game has no bots to practise against."),
     "NO_SOLO": gettext_noop("This game has no solo variant."),
 }

@@ -144,6 +144,20 @@ def table_variants_in(language: str, table_id: int) -> dict[str, str]:
         return table_changed_message(table_id)["variants"]
 
 
+def table_panels_of(language: str, table_id: int, player: PlayerRef | None) -> str:
+    """One viewer's seat panel and status, out of band, in ``language``: what a socket
+    gets as it (re)connects, so that a page the browser kept (Back, a sleeping tab)
+    shows the table as it is now, the viewer's seat and its buttons included."""
+    table = table_for_page(table_id)
+    if table is None:
+        return ""
+    with translation.override(language):
+        context = table_page_context(table, player)
+        return render_to_string("lobby/table.html#seat_panel", context) + render_to_string(
+            "lobby/table.html#table_status", context
+        )
+
+
 def identity_key(user_id: int | None, guest_token: str) -> str:
     return f"u{user_id}" if user_id is not None else f"g{guest_token}"
 

@@ -16,7 +16,14 @@ from games.hub import hub
 from games.live import live_frames
 from games.registry import GAMES
 from lobby import presence, selectors, services
-from lobby.broadcast import identity_key, lobby_group, lobby_row_in, table_group, table_variants_in
+from lobby.broadcast import (
+    identity_key,
+    lobby_group,
+    lobby_row_in,
+    table_group,
+    table_panels_of,
+    table_variants_in,
+)
 from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
 
 log = logging.getLogger(__name__)
@@ -97,6 +104,10 @@ class TableConsumer(SiteConsumer):
         self.frames = (*wire.TABLE_FRAMES, *live_frames(game))
         start_hosting()  # already running under Daphne (lobby/presence.py); not in tests
         await self.refresh_seat()
+        # The page may be older than the table (Back, a tab woken up): its panels afresh.
+        panels = await database_sync_to_async(table_panels_of)(self.language, self.table_id, self.player)
+        if panels:
+            await self.relay(panels)
         if self.running:
             await self.to_host(messages.Sync)
 

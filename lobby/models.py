@@ -89,6 +89,9 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=8, blank=True, help_text=_("Set for a computer player."))
     name = models.CharField(max_length=150)
     ready = models.BooleanField(default=False)
+    # The player left the running game (Leave, a ban, 30 s gone): they watch the rest of
+    # it, and their seat is freed at its end unless they are still at the table.
+    left_game = models.BooleanField(default=False)
     ip = models.GenericIPAddressField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 

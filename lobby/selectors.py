@@ -99,10 +99,18 @@ class SeatView:
     number: int
     seat: Seat | None
     mine: bool
+    away: bool = False  # a seated person with no page of the table open
+    left: bool = False  # left the running game: watches the rest of it
+
+
+def _people_at(table: Table) -> set[tuple[int | None, str]]:
+    """Who has the table's page open, as (user id, guest token), from its watchers."""
+    return {(w.user_id, "" if w.user_id is not None else w.guest_token) for w in table.watchers.all()}
 
 
 def seat_views(table: Table, player: PlayerRef | None) -> list[SeatView]:
     taken = {s.number: s for s in table.seats.all()}
+    present = _people_at(table)
     views = []
     for number in range(1, table.seats_total + 1):
         seat = taken.get(number)
@@ -114,7 +122,11 @@ def seat_views(table: Table, player: PlayerRef | None) -> list[SeatView]:
                 or (player.user_id is None and seat.guest_token == player.guest_token)
             )
         )
-        views.append(SeatView(number=number, seat=seat, mine=mine))
+        away = left = False
+        if seat is not None and not seat.bot_level:
+            away = (seat.user_id, "" if seat.user_id is not None else seat.guest_token) not in present
+            left = seat.left_game and table.status == Table.Status.RUNNING
+        views.append(SeatView(number=number, seat=seat, mine=mine, away=away, left=left))
     return views
 
 
@@ -172,8 +184,12 @@ def table_panels(table: Table, version: str, player: PlayerRef | None) -> TableP
     holder of a given seat, each as the host or not) and language. What else the two partials show
     (seats, readiness, watchers, pot, why the start waits) is the table's at that
     version, the same for everybody."""
-    my_seat = next((v.number for v in seat_views(table, player) if v.mine), 0)
-    role = "anon" if player is None else f"{my_seat}{'h' if is_host(table, player) else ''}"
+    # A seat whose player left the running game plays no more: its page watches.
+    mine = next((v for v in seat_views(table, player) if v.mine), None)
+    my_seat = mine.number if mine is not None and not mine.left else 0
+    role = "anon" if player is None else "{}{}{}".format(
+        mine.number if mine else 0, "L" if mine and mine.left else "", "h" if is_host(table, player) else ""
+    )
     key = (table.pk, version, role, get_language())
     html = _panels.get(key)
     if html is None:
@@ -256,7 +272,7 @@ def game_links() -> list[dict[str, Any]]:
     ]
 
 
-TABLE_ACTIONS = ("sit", "stand", "ready", "start", "rematch", "bot_add", "bot_remove")
+TABLE_ACTIONS = ("sit", "stand", "ready", "start", "rematch", "bot_add", "bot_remove", "free")
 
 
 @lru_cache(maxsize=1024)
@@ -287,12 +303,14 @@ def table_page_context(table: Table, player) -> dict[str, Any]:
         ) or table.stake * sum(1 for s in seats if s.user_id)
     views = seat_views(table, player)
     my_seat = next((v.seat for v in views if v.mine), None)
+    i_left = any(v.mine and v.left for v in views)
     return {
         "table": table,
         "spec": GAMES.get(table.game),
         "options_text": GAMES[table.game].describe_options(table.options) if table.game in GAMES else "",
         "seat_views": views,
         "my_seat": my_seat,
+        "i_left": i_left,
         "is_host": is_host(table, player),
         "start_problem": start_problem(table, seats),
         "rematch": rematch_offered(table),

@@ -261,6 +261,66 @@ def seat_leave(*, table_id: int, player: PlayerRef | None) -> None:
     broadcast.table_changed(table.pk)
 
 
+def _at_the_table(table: Table, seat: Seat) -> bool:
+    """Whether the seat's player has the table's page open (a socket, in any process)."""
+    return _watching(table.pk, seat.user_id, seat.guest_token)
+
+
+@transaction.atomic
+def seats_mark_left(*, table_id: int, seats: list[int]) -> None:
+    """Seats whose players left the running game (Leave, a ban, 30 s gone, said by the
+    table's host): their pages stop offering the game and its Leave button, and watch."""
+    changed = Seat.objects.filter(
+        table_id=table_id, number__in=seats, bot_level="", left_game=False, table__status=Table.Status.RUNNING
+    ).update(left_game=True)
+    if changed:
+        broadcast.table_changed(table_id)
+
+
+@transaction.atomic
+def seats_free_after_game(*, table_id: int) -> list[int]:
+    """After a game: the seats of those who left it and are no longer at the table are
+    freed, so that the others' rematch does not wait for somebody who is gone (a leaver
+    still watching keeps their seat, and may ask for the rematch too). Returns the seats freed."""
+    table = _lock(table_id)
+    left = list(table.seats.filter(left_game=True))
+    if not left:
+        return []
+    gone = [seat for seat in left if not _at_the_table(table, seat)]
+    table.seats.filter(left_game=True).exclude(pk__in=[s.pk for s in gone]).update(left_game=False)
+    if gone:
+        table.seats.filter(pk__in=[s.pk for s in gone]).delete()
+        if table.status != Table.Status.CLOSED:
+            _hand_over_or_close(table)
+    broadcast.table_changed(table.pk)
+    return [seat.number for seat in gone]
+
+
+@transaction.atomic
+def seat_free(*, table_id: int, player: PlayerRef | None, number: int) -> None:
+    """The host frees the seat of a player who is not at the table any more (their page
+    is closed), between games, so that the next game does not wait for them."""
+    table = _lock(table_id)
+    if not is_host(table, player):
+        raise TableError("NOT_HOST", gettext("Only the table's host can free a seat."))
+    if table.status != Table.Status.OPEN:
+        raise TableError("GAME_RUNNING", gettext("Seats are freed between games."))
+    seat = table.seats.filter(number=number, bot_level="").first()
+    if seat is None:
+        raise TableError("NO_PLAYER", gettext("Seat %(seat)s holds no player.") % {"seat": number})
+    if _seat_of(table, player) == seat:
+        raise TableError("OWN_SEAT", gettext("That is your own seat: stand up to leave it."))
+    if _at_the_table(table, seat):
+        raise TableError(
+            "PLAYER_PRESENT",
+            gettext("%(name)s is at the table: only the seat of a player who is gone can be freed.")
+            % {"name": seat.display_name},
+        )
+    seat.delete()
+    _hand_over_or_close(table)
+    broadcast.table_changed(table.pk)
+
+
 def _my_seat_between_games(table_id: int, player: PlayerRef | None) -> tuple[Table, Seat]:
     """The table, locked, and the player's seat there while no game runs."""
     table = _lock(table_id)
@@ -316,6 +376,7 @@ def table_rematch(*, table_id: int, player: PlayerRef | None) -> Table:
 def _start(table: Table, seats: list[Seat]) -> Table:
     table.status = Table.Status.RUNNING
     table.save(update_fields=["status", "updated_at"])
+    table.seats.filter(left_game=True).update(left_game=False)  # a new game: everybody plays
     try:
         game_create(table=table, seats=seats)  # takes the stakes into the pot
     except StakeError as err:
@@ -446,6 +507,7 @@ def watcher_add(
     )
     if game is None:
         return None
+    arrives = player is not None and not _watching(table_id, player.user_id, player.guest_token)
     Watcher.objects.update_or_create(
         channel_name=channel_name,
         defaults={
@@ -455,23 +517,50 @@ def watcher_add(
             "server": server,
         },
     )
-    broadcast.watchers_changed(table_id)
+    _presence_changed(table_id, player.user_id if player else None, player.guest_token if player else "", arrives)
     return game
+
+
+def _watching(table_id: int, user_id: int | None, guest_token: str) -> bool:
+    """Whether this person has the table's page open (in any tab, on any process)."""
+    watchers = Watcher.objects.filter(table_id=table_id)
+    if user_id is not None:
+        return watchers.filter(user_id=user_id).exists()
+    return bool(guest_token) and watchers.filter(user__isnull=True, guest_token=guest_token).exists()
+
+
+def _presence_changed(table_id: int, user_id: int | None, guest_token: str, changed: bool) -> None:
+    """A page of the table opened or closed. When that brings a seated player to the
+    table, or takes the last page of one away, the seat panels say so (the seat is
+    marked away, and its host may free it between games); otherwise only the
+    spectator count changed, which is the same for everybody."""
+    seated = Seat.objects.filter(table_id=table_id, bot_level="")
+    seated = (
+        seated.filter(user_id=user_id) if user_id is not None
+        else seated.filter(user__isnull=True, guest_token=guest_token) if guest_token else seated.none()
+    )
+    if changed and seated.exists():
+        broadcast.table_changed(table_id)
+    else:
+        broadcast.watchers_changed(table_id)
 
 
 def watcher_remove(*, channel_name: str) -> None:
     watched = (
-        Watcher.objects.filter(channel_name=channel_name).values_list("table_id", "table__status").first()
+        Watcher.objects.filter(channel_name=channel_name)
+        .values_list("table_id", "table__status", "user_id", "guest_token")
+        .first()
     )
     if watched is None:
         return
-    table_id, status = watched
+    table_id, status, user_id, guest_token = watched
     Watcher.objects.filter(channel_name=channel_name).delete()
     _mark_left_alone([table_id])
     if status != Table.Status.CLOSED:
         # A closed table has left every lobby already: a row fragment for it would
         # look for a row that no lobby page has any more.
-        broadcast.watchers_changed(table_id)
+        gone = (user_id is not None or bool(guest_token)) and not _watching(table_id, user_id, guest_token)
+        _presence_changed(table_id, user_id, guest_token, gone)
 
 
 def _mark_left_alone(table_ids) -> None:

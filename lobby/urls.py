@@ -16,6 +16,7 @@ urlpatterns = [
     path("table/<int:table_id>/rematch/", views.rematch, name="rematch"),
     path("table/<int:table_id>/bot/", views.bot_add, name="bot_add"),
     path("table/<int:table_id>/bot/remove/", views.bot_remove, name="bot_remove"),
+    path("table/<int:table_id>/free/", views.free, name="free"),
     path("practice/<slug:game>/", views.practice, name="practice"),
     path("solo/<slug:game>/", views.solo, name="solo"),
 ]

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.identity import player_from_request
@@ -79,6 +80,9 @@ def create(request: HttpRequest, game: str) -> HttpResponse:
     )
 
 
+# never_cache: Back to a table page must load it afresh (its seats, a game under way),
+# not show the browser's stored copy of how the table was.
+@never_cache
 @require_GET
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     version = selectors.table_version(table_id)
@@ -195,6 +199,15 @@ def bot_remove(request: HttpRequest, table_id: int) -> HttpResponse:
         request,
         table_id,
         lambda player: services.bot_remove(table_id=table_id, player=player, number=_seat_number(request)),
+    )
+
+
+@require_POST
+def free(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(
+        request,
+        table_id,
+        lambda player: services.seat_free(table_id=table_id, player=player, number=_seat_number(request)),
     )
 
 

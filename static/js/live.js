@@ -21,6 +21,10 @@
 
   socketElt.addEventListener("htmx:wsOpen", (e) => { socket = e.detail.socketWrapper; version = null; });
   socketElt.addEventListener("htmx:wsClose", () => { socket = null; });
+
+  // A page the browser restores as it was (Back, forward) shows a table that has moved
+  // on: load it afresh. (The page is sent no-store, so this is the rare case.)
+  window.addEventListener("pageshow", (e) => { if (e.persisted) window.location.reload(); });
   socketElt.addEventListener("htmx:wsBeforeMessage", (e) => {
     const m = /^<!--v(\d+)(?: a\d+:\d+)*-->/.exec(e.detail.message);
     if (!m) return; // not a game broadcast (seat panel, error)
@@ -43,6 +47,8 @@
   socketElt.addEventListener("htmx:wsAfterMessage", () => {
     area.dataset.me = String(mySeat()); // your own board is the big one
     clocks();
+    notices();
+    results();
     afterMessage.forEach((fn) => fn());
   });
 
@@ -50,8 +56,83 @@
     if (socket) socket.send(JSON.stringify(frame));
   }
   function intent(name, fields) {
+    // During the 3-2-1 the game has not started: a key then is nobody's move (the
+    // server would only refuse it), so it is not sent.
+    if (startAt !== null && performance.now() < startAt) return;
+    clearNotice(); // a new try: the last refusal is old news
     send(Object.assign({ intent: name, seq: ++seq }, fields || {}));
   }
+
+  // --- the table's messages: one place, over the top of the game (lobby/table.html) -------
+  // A refusal replaces #ws-error; an answer to a panel's form lands in #table-message,
+  // under the panels, and is brought here. Either goes after a while, or on a click.
+  const NOTICE_MS = 6000;
+  let shown = null, noticeTimer = null;
+  function clearNotice() {
+    const slot = document.getElementById("ws-error");
+    if (!slot || !slot.textContent) return;
+    const empty = document.createElement("div");
+    empty.id = "ws-error";
+    slot.replaceWith(empty);
+    shown = null;
+  }
+  function notices() {
+    const slot = document.getElementById("ws-error");
+    if (!slot || slot === shown || !slot.textContent.trim()) return;
+    shown = slot;
+    clearTimeout(noticeTimer);
+    // A socket closed for good (no such table) keeps its last word on screen.
+    noticeTimer = setTimeout(() => { if (socket && shown === slot) clearNotice(); }, NOTICE_MS);
+  }
+  function panelMessage() {
+    const answer = document.querySelector("#table-message .message");
+    const slot = document.getElementById("ws-error");
+    if (!answer || !slot) return;
+    const moved = answer.cloneNode(true);
+    moved.id = "ws-error";
+    slot.replaceWith(moved);
+    answer.remove();
+    notices();
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("#notice-slot .message")) clearNotice();
+  });
+
+  // --- the end: the results in view, and the one thing to do next ---------------------
+  // The results panel (games/results.html) shows the table status's own Rematch button
+  // (a click there clicks it) or, once asked, what the rematch waits for.
+  let seenResults = null;
+  function results() {
+    const panel = document.getElementById("results");
+    if (!panel || !panel.querySelector("#results-title")) return;
+    nextAction();
+    if (panel === seenResults) return;
+    seenResults = panel;
+    const box = panel.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 160) panel.scrollIntoView({ block: "start" });
+  }
+  function nextAction() {
+    const next = document.querySelector("[data-results-next]");
+    if (!next) return;
+    const button = document.getElementById("rematch-button");
+    const hint = document.getElementById("rematch-hint");
+    const ask = next.querySelector("[data-rematch]");
+    const wait = next.querySelector("[data-rematch-wait]");
+    if (ask) { ask.hidden = !button; ask.disabled = false; }
+    if (wait) {
+      wait.hidden = Boolean(button) || !hint;
+      wait.textContent = hint && !button ? hint.textContent : "";
+    }
+  }
+  document.addEventListener("click", (e) => {
+    const ask = e.target.closest("[data-rematch]");
+    if (!ask) return;
+    const button = document.getElementById("rematch-button");
+    if (!button) return;
+    ask.disabled = true; // one tap asks once; the answer's panels say what comes next
+    button.click();
+  });
+  document.body.addEventListener("htmx:afterSwap", () => { panelMessage(); nextAction(); });
 
   // --- clocks: counted down here from the server's remaining time ----------------------
   let endAt = null, startAt = null, ticking = null, overlay = null;
@@ -110,6 +191,7 @@
     const fresh = answer.getElementById("table-message");
     const current = document.getElementById("table-message");
     if (fresh && current) current.replaceWith(document.importNode(fresh, true));
+    panelMessage();
   }
   document.body.addEventListener("htmx:beforeSwap", dropIfOvertaken);
 

@@ -159,10 +159,20 @@ async def test_an_unknown_socket_path_gets_a_message(db):
 async def test_table_sockets_see_seats_taken_and_count_spectators(host, opponent, outsider):
     table = await database_sync_to_async(create_table)(host)
     host_ws = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
-    # The host's own arrival: a seated player is no spectator. One fragment, the same for all.
-    assert await host_ws.receive_from(timeout=2) == '<span id="spectator-count" hx-swap-oob="true">0</span>'
+    # As it connects, a socket gets its viewer's panels as the table is now (a page kept
+    # by the browser, Back, shows the table afresh).
+    own = await host_ws.receive_from(timeout=2)
+    assert 'id="seat-panel"' in own and 'data-my-seat="1"' in own and "start-button" in own
+    # The host's own arrival: a seated player is no spectator, and is at the table now
+    # (their seat is no longer marked away): the seat panels say so.
+    arrival = await host_ws.receive_from(timeout=2)
+    assert 'id="seat-panel"' in arrival and "away-mark" not in arrival
+    assert 'id="spectator-count">0<' in arrival
     spectator = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(outsider))
-    assert 'id="spectator-count" hx-swap-oob="true">1<' in await host_ws.receive_from(timeout=2)
+    # A spectator's arrival changes only the count: one fragment, the same for all.
+    assert await host_ws.receive_from(timeout=2) == '<span id="spectator-count" hx-swap-oob="true">1</span>'
+    own = await spectator.receive_from(timeout=2)  # its own panels, the count in them
+    assert 'data-my-seat="0"' in own and 'id="spectator-count">1<' in own
     await spectator.receive_from(timeout=2)
     await database_sync_to_async(services.seat_take)(table_id=table.pk, player=ref(opponent), number=2)
     panel = await host_ws.receive_from(timeout=2)
