@@ -225,7 +225,10 @@
     e.preventDefault();
     pause();
     askMoment(Number(a.dataset.i));
-    box.scrollIntoView({ block: "nearest" });
+    // Back to whichever comes first on the page: the controls, or on a phone the boards.
+    const area = window.TableLive.area;
+    const top = area && area.getBoundingClientRect().top < box.getBoundingClientRect().top ? area : box;
+    top.scrollIntoView({ block: "nearest" });
   });
 
   document.addEventListener("keydown", (e) => {
