@@ -198,6 +198,8 @@ class ThirdOptionLive(LiveGameBase):
                 else:
                     entries.append(Sentence(gettext_lazy("%(who)s gets a third option, which does not fit"), who=who))
             elif event.kind == "out":
+                if event.deck_empty:  # no third option was dealt: say why they are out
+                    entries.append(Sentence(gettext_lazy("%(who)s gets no third option: the deck is empty"), who=who))
                 if event.free_square:
                     entries.append(Sentence(gettext_lazy("%(who)s is out: a free square to place"), who=who))
                 else:
