@@ -241,6 +241,20 @@ class ThirdOptionLive(LiveGameBase):
         parts.append(self._log_fragment("to-log"))
         return "".join(parts)
 
+    def move_words(self, seat: int, intent: str, events: list[Any], logged: list[Sentence]) -> list[Sentence]:
+        """A placement, which the log leaves to the boards: the card, and where the top
+        left of its box went (rows and columns counted from 1, as people count); then what
+        the log says of it (a new round, third options, players out)."""
+        words = []
+        for event in events:
+            if event.kind == "placed" and event.seat == seat and not event.timeout:  # the clock's are logged
+                words.append(Sentence(
+                    gettext_lazy("%(who)s places %(card)s at row %(row)s, column %(column)s"),
+                    who=self.who(seat), card=event.card,
+                    row=min(r for r, _ in event.cells) + 1, column=min(c for _, c in event.cells) + 1,
+                ))
+        return [*words, *logged]
+
     def private_fragments(self, events: list[Any]) -> dict[int, str]:
         """What only one seat may see, by seat: the card of each third option dealt."""
         if self.game is None:
