@@ -276,6 +276,18 @@ def test_a_replay_fits_the_screen_with_its_boards_first_and_its_link_box_shut(
             problems.append(f"{what}: the boards are under the controls, at {game['y']:.0f} px")
         if game["y"] > height / 2:
             problems.append(f"{what}: the boards begin at {game['y']:.0f} px, not in view on a {height} px screen")
+        # A moment picked in the list under everything shows the boards again, not the controls alone.
+        page.locator(".replay-moments summary").click()
+        page.locator(".replay-moments a[data-i]").nth(1).click()
+        expect(page.locator("#replay-caption")).not_to_have_text("The start.")
+        shown = page.evaluate("""() => {
+          const bar = document.querySelector(".topbar");
+          const covered = getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+          return [document.getElementById("game").getBoundingClientRect().top, covered];
+        }""")
+        if not shown[1] - 1 <= shown[0] < height / 2:
+            problems.append(f"{what}: a moment picked in the list leaves the boards' top at {shown[0]:.0f} px")
+        page.evaluate("window.scrollTo(0, 0)")
 
     link = page.locator("#replay-link")
     if link.is_visible():
