@@ -235,6 +235,15 @@ class LiveGameBase:
         The same, for a game that remembers nothing."""
         return self.render_events(events)
 
+    # --- a finished game's moves, for its replay --------------------------------------------
+    def move_words(self, seat: int, intent: str, events: list[Any], logged: list[Sentence]) -> list[Sentence]:
+        """What ``seat``'s move ``intent`` (its text in the input log) did, in words, for a
+        replay's caption (games/replays.py): ``logged``, the lines it added to the log of
+        moves, with words of the move where the log does not say it (a Third Option
+        placement, a Block-Killer piece moved). The log's lines alone, for a game whose
+        log says every move."""
+        return list(logged)
+
     # --- what one seat alone may see ----------------------------------------------------
     def private_fragments(self, events: list[Any]) -> dict[int, str]:
         """Fragments for one seat's sockets alone, by seat (a card dealt to one player);

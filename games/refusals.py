@@ -11,6 +11,10 @@ at the one place refusals become HTML (games/wire.py ``error_fragment``):
 - else (English, a language whose catalog lacks it yet, or an unknown code) the
   refuser's own English message, which says most ("Seat 3 is taken.").
 
+A live game that knows more than its engine (a player's name for a seat number) may
+refuse with a ``games.words.Sentence`` for a message: it is worded as it stands, in the
+active language.
+
 So English output is the refusers' own messages, unchanged. The code sentences are
 true of every refusal that carries the code, in any game: they speak to the player
 who was refused, and leave out the numbers only the English message carries.
@@ -20,6 +24,8 @@ tests/unit/test_refusals.py checks that every code raised in games/ and lobby/ i
 from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop
+
+from games.words import Sentence
 
 # Every refusal code used anywhere, with a sentence true of each refusal of that code.
 REFUSALS: dict[str, str] = {
@@ -175,8 +181,10 @@ MESSAGES: frozenset[str] = frozenset({
 })
 
 
-def refusal_text(message: str, code: str) -> str:
+def refusal_text(message: str | Sentence, code: str) -> str:
     """What a person reads of a refusal, in the active language (see the module)."""
+    if isinstance(message, Sentence):
+        return str(message)
     if message in MESSAGES or message == REFUSALS.get(code):
         return gettext(message)
     sentence = REFUSALS.get(code)

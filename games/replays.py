@@ -22,13 +22,14 @@ from html import unescape
 from typing import Any
 
 from django.utils.html import strip_tags
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.core.log import InputLog
 from games.core.protocol import FORFEIT, RunsOnAClock
 from games.live import LiveGame, live_game_for
 from games.models import Game
 from games.services import setup_of
+from games.words import Sentence
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,12 @@ SNAPSHOT_EVERY_TURN_BASED = 10
 CHANGES_MARKED = frozenset({"score", "eliminated", "over", "left"})
 CACHED_REPLAYS = 8  # replays kept open in each process, the most recently watched: at most ~50 MB
 MOMENT_LABEL_MAX = 120  # characters of a moment's words on the seek bar
+# A turn-based game's entry that neither its log nor its words for moves say: a leave
+# (Viertris logs none), a clock's step, a move of no consequence.
+UNSAID_LEAVE = gettext_lazy("%(name)s leaves the game")
+UNSAID_TIME = gettext_lazy("Time runs out for %(who)s")
+UNSAID_CLOCK = gettext_lazy("The clock runs out")
+UNSAID_MOVE = gettext_lazy("%(who)s moves")
 
 
 @dataclass(frozen=True)
@@ -91,16 +98,16 @@ class Moment:
 
     A replay is opened once per process for viewers of every language (``replay_of``), so
     a moment keeps what happened (``who``, ``count``) and its ``label`` is worded when read,
-    in the active language. A turn-based game's move keeps the lines its table's log
-    gained (``lines``: ``games.words.Sentence``, worded when read too), or else the
-    entry itself (``words``)."""
+    in the active language. A turn-based game's move keeps its words (``lines``:
+    ``games.words.Sentence``, worded when read too): the lines the table's log gained,
+    with the game's words for the move where the log does not say it
+    (``LiveGameBase.move_words``)."""
 
     t: float
     entry: int
     kind: str  # "move" (turn-based: every entry), or "clear", "bomb", "out", "left"
     who: str = ""
     count: int = 0
-    words: str = ""
     lines: tuple[Any, ...] = ()
     clock: float | None = None  # the engine's time of a change its clocks made alone
 
@@ -118,7 +125,6 @@ class Moment:
             text = gettext("%(name)s leaves the game") % {"name": self.who}
         else:
             text = " · ".join(unescape(strip_tags(str(line))).replace("\xa0", " ").strip() for line in self.lines)
-            text = text or self.words
         return text[:MOMENT_LABEL_MAX]
 
 
@@ -171,8 +177,8 @@ class Replay:
             before = self._probe(live)
             if not self.turn_based:
                 before = self._clock_moments(live, i, t, before)
-            self._play(live, t, seat, text)
-            self.moments.extend(self._moments(live, before, i, t, seat, text))
+            events = self._play(live, t, seat, text)
+            self.moments.extend(self._moments(live, before, i, t, seat, text, events))
             if (i + 1) % every == 0:
                 self._snapshots.append(copy.deepcopy(live))
         if not self.turn_based:
@@ -237,20 +243,21 @@ class Replay:
         live.game.log = _Discarded()
         return live
 
-    def _play(self, live: Any, t: float, seat: int, text: str) -> None:
+    def _play(self, live: Any, t: float, seat: int, text: str) -> list[Any]:
         """One log entry played again: a turn-based game's through its adapter, as
-        ``RunsOnAClock.replay_entry`` does on the engine (games/core/protocol.py)."""
+        ``RunsOnAClock.replay_entry`` does on the engine (games/core/protocol.py); its
+        events (none for TetriWar's, whose moments come from probes)."""
         if not self.turn_based:
             live.game.replay_entry(t, seat, text)
-            return
-        timeout = live.game.TIMEOUT
+            return []
         if text == FORFEIT:
             events = live.forfeit(seat, t)
-        elif text == timeout or text.startswith(timeout + ":"):
+        elif self._is_timeout(live, text):
             events = live.advance(t)
         else:
             events = live.apply(seat, text, t)
         live.render_events(events)  # the adapter keeps what it showed: its log, the plays on show
+        return events
 
     def _probe(self, live: Any) -> Any:
         if self.turn_based:
@@ -281,13 +288,16 @@ class Replay:
         happened then) and not after the end."""
         return min(math.ceil((t - self.start) * 1000) / 1000, self.duration)
 
-    def _moments(self, live: Any, before: Any, i: int, t: float, seat: int, text: str) -> list[Moment]:
+    def _moments(
+        self, live: Any, before: Any, i: int, t: float, seat: int, text: str, events: list[Any]
+    ) -> list[Moment]:
         at = self._at(t)
         name = live.name(seat) if seat in live.players else ""
         if self.turn_based:
-            lines = tuple(getattr(live, "log_lines", [])[before:])
-            words = f"{name}: {text.replace(':', ' ')}" if name else text.replace(":", " ")
-            return [Moment(at, i + 1, "move", words=words[:MOMENT_LABEL_MAX], lines=lines)]
+            lines = list(getattr(live, "log_lines", [])[before:])
+            if text != FORFEIT and not self._is_timeout(live, text) and seat in live.players:
+                lines = live.move_words(seat, text, events, lines)
+            return [Moment(at, i + 1, "move", lines=tuple(lines) or (self._unsaid(live, seat, text),))]
         found = []
         if text == "bomb" or text.startswith("bomb:"):
             found.append(Moment(at, i + 1, "bomb", who=name))
@@ -295,6 +305,21 @@ class Replay:
         if after != before:  # most key presses clear nothing
             found.extend(self._changes(live, before, after, at, i + 1))
         return found
+
+    @staticmethod
+    def _is_timeout(live: Any, text: str) -> bool:
+        timeout = live.game.TIMEOUT
+        return text == timeout or text.startswith(timeout + ":")
+
+    def _unsaid(self, live: Any, seat: int, text: str) -> Sentence:
+        """Words for an entry that neither the log nor the game's words for moves say."""
+        if seat not in live.players:
+            return Sentence(UNSAID_CLOCK)
+        if text == FORFEIT:
+            return Sentence(UNSAID_LEAVE, name=live.who(seat))
+        if self._is_timeout(live, text):
+            return Sentence(UNSAID_TIME, who=live.who(seat))
+        return Sentence(UNSAID_MOVE, who=live.who(seat))
 
     def _changes(
         self, live: Any, before: Any, after: Any, at: float | None, n: int, clock_of: dict[int, float] | None = None

@@ -40,6 +40,15 @@ W, H = C.WIDTH, C.HEIGHT
 Card = Annotated[int, msgspec.Meta(ge=0, lt=C.ALL_CARDS)]
 STACK_TEXT_MAX = C.VISIBLE_ROWS * 10  # a stack as text: at most 20 rows of two cards ("193+194f,")
 KIND_NAMES = {"Z": "Z", "S": "S", "J": "J", "L": "L", "T": "T", "O": "O", "I": "I", "M": gettext_noop("monomino")}
+# A falling piece's moves in words, for a replay's captions (``move_words``).
+MOVE_WORDS = {
+    "left": gettext_lazy("%(who)s moves the piece left"),
+    "right": gettext_lazy("%(who)s moves the piece right"),
+    "down": gettext_lazy("%(who)s moves the piece down"),
+    "rotate": gettext_lazy("%(who)s turns the piece clockwise"),
+    "rotate_ccw": gettext_lazy("%(who)s turns the piece counter-clockwise"),
+    "drop": gettext_lazy("%(who)s drops the piece"),
+}
 LINES = {1: gettext_noop("single"), 2: gettext_noop("double"), 3: gettext_noop("triple"), 4: gettext_noop("tetris")}
 
 
@@ -502,3 +511,59 @@ class BlockKillerLive(LiveGameBase):
             "limit": C.OUT_ABOVE_GARBAGE,
         }
         return self._partial("game", context)
+
+    # --- a finished game's moves, for its replay ---------------------------------------------
+    def move_words(self, seat: int, intent: str, events: list[Any], logged: list[Sentence]) -> list[Sentence]:
+        """Each step of a play in words, as a replay steps through them one by one (the log
+        says only what a play came to: the clears, the attack, the exchange), with the
+        draws the log leaves out: the player's own before, the next player's after."""
+        drawn = [event for event in events if event.kind == "drew" and not self._draw_logged(event)]
+        return [
+            *(words for event in drawn if event.seat == seat for words in self._draw_words(event)),
+            *self._step_words(seat, self.Intent.parse(intent), events),
+            *logged,
+            *(words for event in drawn if event.seat != seat for words in self._draw_words(event)),
+        ]
+
+    def _step_words(self, seat: int, move: Any, events: list[Any]) -> list[Sentence]:
+        who = self.who(seat)
+        name = move.name
+        if name == "attack":
+            return [Sentence(gettext_lazy("%(who)s sets out to attack %(target)s"), who=who, target=self.who(move.target))]
+        if name == "stack":
+            return [Sentence(
+                ngettext_lazy("%(who)s stacks %(count)s garbage row", "%(who)s stacks %(count)s garbage rows", "count"),
+                who=who, count=len(move.stack),
+            )]
+        if name == "piece":
+            shape = gettext_lazy(KIND_NAMES[BLOCK_KIND[move.card]])
+            return [Sentence(gettext_lazy("%(who)s brings in the %(shape)s piece"), who=who, shape=shape)]
+        if name == "place":
+            shape = gettext_lazy(KIND_NAMES[BLOCK_KIND[move.card]])
+            return [Sentence(gettext_lazy("%(who)s places the %(shape)s piece"), who=who, shape=shape)]
+        if name in MOVE_WORDS:
+            return [Sentence(MOVE_WORDS[name], who=who)]
+        if name == "cancel":
+            if any(event.kind == "turn" for event in events):
+                return [Sentence(gettext_lazy("%(who)s calls the attack off"), who=who)]
+            return [Sentence(gettext_lazy("%(who)s takes the piece back"), who=who)]
+        return []  # draw, pass and done: the log and the draws say what they came to
+
+    @staticmethod
+    def _draw_logged(event: Any) -> bool:
+        """Whether ``_log_entries`` says the draw: a choice of two block cards, and garbage alone."""
+        return (event.blocks == C.CHOICE_BLOCKS and not event.garbage) or not event.blocks
+
+    def _draw_words(self, event: Any) -> list[Sentence]:
+        """A draw the log leaves out: its block cards, then its garbage."""
+        who = self.who(event.seat)
+        words = [Sentence(
+            ngettext_lazy("%(who)s draws %(count)s block card", "%(who)s draws %(count)s block cards", "count"),
+            who=who, count=event.blocks,
+        )]
+        if event.garbage:
+            words.append(Sentence(
+                ngettext_lazy("%(who)s draws %(count)s garbage card", "%(who)s draws %(count)s garbage cards", "count"),
+                who=who, count=event.garbage,
+            ))
+        return words

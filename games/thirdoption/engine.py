@@ -405,17 +405,17 @@ class Game(RunsOnAClock, Replayable):
             if fits:
                 player.own, player.own_kind = card, THIRD
             else:
-                out_now.append(player)
+                out_now.append((player, card is None))
         if out_now:
             # RULES.md: the first to be eliminated (all of that round) get a free square
             free = self.first_out_round in (None, self.round)
             self.first_out_round = self.first_out_round or self.round
-            for player in out_now:
+            for player, deck_empty in out_now:
                 player.state, player.out_round = OUT, self.round
                 player.placed = not free
                 if free:
                     player.own, player.own_kind = C.FREE_SQUARE, FREE
-                events.append(Eliminated(player.seat, free))
+                events.append(Eliminated(player.seat, free, deck_empty))
         if self.round_complete():  # nobody has anything to place: every player is out
             self._end_round(now, events)
         return events

@@ -5,7 +5,8 @@ changed. Every event has ``seat`` (0: the whole game) and a ``kind``:
                 ``deadline``
     third       ``seat`` gets a third option, ``card`` (for their eyes only), which
                 ``fits`` or not
-    out         ``seat`` is eliminated; ``free_square`` if they get the free 1 × 1
+    out         ``seat`` is eliminated; ``free_square`` if they get the free 1 × 1;
+                ``deck_empty`` if neither card fitted and the deck had no third option
     placed      ``seat`` placed ``card`` (its name) on ``cells``; ``timeout`` when the
                 round clock placed it
     left        the player forfeited
@@ -42,6 +43,7 @@ class ThirdOption(Event):
 @dataclass(frozen=True, slots=True)
 class Eliminated(Event):
     free_square: bool
+    deck_empty: bool = False  # out because the deck had no third option left to deal
     kind: ClassVar[str] = "out"
 
 

@@ -198,6 +198,8 @@ class ThirdOptionLive(LiveGameBase):
                 else:
                     entries.append(Sentence(gettext_lazy("%(who)s gets a third option, which does not fit"), who=who))
             elif event.kind == "out":
+                if event.deck_empty:  # no third option was dealt: say why they are out
+                    entries.append(Sentence(gettext_lazy("%(who)s gets no third option: the deck is empty"), who=who))
                 if event.free_square:
                     entries.append(Sentence(gettext_lazy("%(who)s is out: a free square to place"), who=who))
                 else:
@@ -238,6 +240,20 @@ class ThirdOptionLive(LiveGameBase):
             parts.append(self._region("board", self._board(seat)))
         parts.append(self._log_fragment("to-log"))
         return "".join(parts)
+
+    def move_words(self, seat: int, intent: str, events: list[Any], logged: list[Sentence]) -> list[Sentence]:
+        """A placement, which the log leaves to the boards: the card, and where the top
+        left of its box went (rows and columns counted from 1, as people count); then what
+        the log says of it (a new round, third options, players out)."""
+        words = []
+        for event in events:
+            if event.kind == "placed" and event.seat == seat and not event.timeout:  # the clock's are logged
+                words.append(Sentence(
+                    gettext_lazy("%(who)s places %(card)s at row %(row)s, column %(column)s"),
+                    who=self.who(seat), card=event.card,
+                    row=min(r for r, _ in event.cells) + 1, column=min(c for _, c in event.cells) + 1,
+                ))
+        return [*words, *logged]
 
     def private_fragments(self, events: list[Any]) -> dict[int, str]:
         """What only one seat may see, by seat: the card of each third option dealt."""

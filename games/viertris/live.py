@@ -16,13 +16,16 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy
 
 from games import wire
-from games.live import LiveGameBase
+from games.core.errors import IllegalIntent
+from games.live import GUEST_NAME, LiveGameBase
 from games.viertris import constants as C
 from games.viertris.bot import ViertrisBot
 from games.viertris.engine import Game, Intent, Options
 from games.words import Sentence
 
 TEMPLATE = "games/viertris/partials.html"
+# The engine knows seats by number; a player out of turn reads who is to move by name.
+NOT_YOUR_TURN = gettext_lazy("It is not your turn: %(name)s is to move.")
 
 
 def board_html(rows: list[str], *, marked: set = frozenset(), dropped=None) -> str:
@@ -68,7 +71,21 @@ class ViertrisLive(LiveGameBase):
     def apply(self, seat: int, intent: str, now: float) -> list[Any]:
         self._remember()
         events = self.game.advance(now)
-        return events + super().apply(seat, intent, now)
+        try:
+            return events + super().apply(seat, intent, now)
+        except IllegalIntent as err:
+            turn = self.game.turn
+            if err.code != "NOT_YOUR_TURN" or turn not in self.players:
+                raise
+            raise IllegalIntent(err.code, Sentence(NOT_YOUR_TURN, name=self._named(turn))) from None
+
+    def _named(self, seat: int) -> Any:
+        """A seat's name as words to put in a refusal (escaped where it is shown, with
+        the refusal): a guest's "(guest)" in the language it is shown in."""
+        info = self.players[seat]
+        if info.get("is_guest") and not info.get("bot"):
+            return Sentence(GUEST_NAME, name=info["name"])
+        return info["name"]
 
     def advance(self, now: float) -> list[Any]:
         self._remember()

@@ -35,6 +35,7 @@
   let inFlight = false;
   let queued = null; // the latest frame asked for while one was on its way
   let dragging = false;
+  let revealing = false; // a moment picked in the list: show it once its frame is in
 
   // What the boards' own helpers ask of a table page (static/js/tetriwar_fit.js fits
   // TetriWar's boards when a whole game area arrives): nobody's seat, and each frame.
@@ -90,6 +91,7 @@
     drawLogs();
     drawControls();
     afterFrame.forEach((fn) => fn());
+    if (revealing) { revealing = false; showFirst(); }
   }
 
   // A game's log of moves ends at the moment shown: its newest lines in view, as at a table.
@@ -98,6 +100,7 @@
   }
 
   function fail(words) {
+    revealing = false;
     pause();
     caption.textContent = words;
   }
@@ -218,14 +221,27 @@
   seek.addEventListener("change", () => { dragging = false; seekTo(Number(seek.value)); if (!playing) remember(); });
   document.addEventListener("pointerup", () => { dragging = false; });
 
+  // Back to whichever comes first on the page: the controls (above the boards), or on a
+  // phone the boards, from their top, clear of a header that stays on screen.
+  function showFirst() {
+    const area = window.TableLive.area;
+    if (!area || area.getBoundingClientRect().top > box.getBoundingClientRect().top) {
+      box.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    const bar = document.querySelector(".topbar");
+    const covered = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+    window.scrollBy(0, area.getBoundingClientRect().top - covered);
+  }
+
   // The moments listed under the boards open there without a page load.
   document.addEventListener("click", (e) => {
     const a = e.target.closest && e.target.closest(".replay-moments a[data-i]");
     if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
     e.preventDefault();
     pause();
+    revealing = true;
     askMoment(Number(a.dataset.i));
-    box.scrollIntoView({ block: "nearest" });
   });
 
   document.addEventListener("keydown", (e) => {

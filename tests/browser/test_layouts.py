@@ -236,3 +236,63 @@ def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, sc
         game_page.close()
 
     assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)
+
+
+# --- a replay --------------------------------------------------------------------------------------
+REPLAY_SIZES = [(390, 844), (1366, 768)]
+
+
+@pytest.fixture
+def replay_path(host, kind) -> str:
+    """A bots' game of ``kind`` recorded by the services (before the browser starts: its
+    event loop refuses the database), and its replay page's path."""
+    from tests.games.test_replays import recorded_bots_game
+
+    return f"/games/{recorded_bots_game(host, kind, seed=41).pk}/replay/"
+
+
+@pytest.mark.parametrize("size", REPLAY_SIZES, ids=[f"{w}x{h}" for w, h in REPLAY_SIZES])
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_replay_fits_the_screen_with_its_boards_first_and_its_link_box_shut(
+    replay_path, live_server_url, browser, screenshot, kind, size
+):
+    """A replay at a phone's and a desktop's size: nothing sideways, its controls on
+    screen; on the phone the boards come first, in view, the controls under them; the
+    box of the link at this moment shows only once the link is asked for."""
+    width, height = size
+    touch = width < 1024
+    page = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch).new_page()
+    page.set_default_timeout(TIMEOUT)
+    what = f"a {kind} replay"
+    problems = visit(page, live_server_url + replay_path, width, what)
+    expect(page.locator("#game")).to_be_visible()
+    problems += layout_problems(page, width, what, "#game-area", "#replay", "#replay-play", "#replay-seek")
+    screenshot(page, f"layout-replay-{kind}-{width}x{height}")
+
+    game = page.locator("#game").bounding_box()
+    controls = page.locator("#replay").bounding_box()
+    if width <= ONE_COLUMN:
+        if game["y"] > controls["y"]:
+            problems.append(f"{what}: the boards are under the controls, at {game['y']:.0f} px")
+        if game["y"] > height / 2:
+            problems.append(f"{what}: the boards begin at {game['y']:.0f} px, not in view on a {height} px screen")
+        # A moment picked in the list under everything shows the boards again, not the controls alone.
+        page.locator(".replay-moments summary").click()
+        page.locator(".replay-moments a[data-i]").nth(1).click()
+        expect(page.locator("#replay-caption")).not_to_have_text("The start.")
+        shown = page.evaluate("""() => {
+          const bar = document.querySelector(".topbar");
+          const covered = getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+          return [document.getElementById("game").getBoundingClientRect().top, covered];
+        }""")
+        if not shown[1] - 1 <= shown[0] < height / 2:
+            problems.append(f"{what}: a moment picked in the list leaves the boards' top at {shown[0]:.0f} px")
+        page.evaluate("window.scrollTo(0, 0)")
+
+    link = page.locator("#replay-link")
+    if link.is_visible():
+        problems.append(f"{what}: the box of the link at this moment shows before it is asked for")
+    page.locator("#replay-copy").click()
+    expect(link).to_be_visible()
+    expect(page.locator("#replay-link-text")).to_have_value(re.compile(r"/replay/\?t="))
+    assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)

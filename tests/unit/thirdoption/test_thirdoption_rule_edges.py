@@ -66,7 +66,7 @@ def test_when_one_card_is_left_the_lower_seat_gets_the_third_option():
     # our choice (constants.py): with the deck empty there is no third option, so out
     game = Game(Options(), 1, [1, 2, 3], 0.0)
     events = game.setup(grids={2: I3_SLOT, 3: I3_SLOT}, deck=["O4", "T4", "I3"])
-    assert events[1:] == [ThirdOption(2, "I3", True), Eliminated(3, True)]
+    assert events[1:] == [ThirdOption(2, "I3", True), Eliminated(3, True, deck_empty=True)]
     assert game.offered(2) == [(2, "I3")] and game.offered(3) == [(2, "1")]
 
 
