@@ -1,7 +1,9 @@
 // Who lost the connection to the running game (#reconnect, templates/games/reconnect.html):
 // the server says how many milliseconds each has left to come back, and this page counts
 // them down, as live.js counts the clocks; it also marks their seat in the seat panel.
-// The server takes the line away when they come back or their time runs out.
+// The server takes the line away when they come back or their time runs out. The line
+// stands above the game: a game that sizes itself to its room (TetriWar's boards,
+// tetriwar_fit.js) counts it.
 (function () {
   "use strict";
   const socketElt = document.getElementById("table-socket");
