@@ -46,4 +46,5 @@
   }
 
   socketElt.addEventListener("htmx:wsAfterMessage", refresh);
+  document.body.addEventListener("htmx:afterSwap", refresh); // a form's answer replaces the seat panel too
 })();
