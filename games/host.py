@@ -51,7 +51,7 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
-from games import messages, services
+from games import messages, reconnect, services
 from games.core.protocol import IllegalIntent
 from games.hub import hub
 from games.live import LiveGame, live_game_for
@@ -143,6 +143,7 @@ class LiveTable:
         self.task: asyncio.Task | None = None
         self.leaving: list[int] = []  # seats that left the game this step, for the table's seats
         self.leave_at_start: set[int] = set()  # seats that asked to leave during the countdown
+        self.away_shown: tuple[tuple[int, float], ...] = ()  # the seats away that the pages show
 
     def now(self) -> float:
         return clock() - self.epoch
@@ -154,7 +155,7 @@ class LiveTable:
         translation.activate(settings.LANGUAGE_CODE)
         try:
             now = self.now()
-            await self.publish_rendered(lambda: self.live.render_full(now, self.start_at))
+            await self.publish_rendered(lambda: self.full(now))
             while not self.done:
                 deadline = self.next_deadline()
                 timeout = None if deadline is None else max(0.0, deadline - self.now())
@@ -192,7 +193,7 @@ class LiveTable:
         if not self.started and now >= self.start_at:
             self.started = True
             self.live.begin(self.start_at)
-            await self.publish_rendered(lambda: self.live.render_full(now, self.start_at))
+            await self.publish_rendered(lambda: self.full(now))
             for seat in sorted(self.leave_at_start):  # asked during the countdown
                 try:
                     self.forfeit(seat, now, events)
@@ -211,10 +212,14 @@ class LiveTable:
             events.extend(self.live.advance(now))
             events.extend(self.forfeit_the_gone(now))
         html = self.live.render_events(events)
+        shown = self.away_news(now)
+        html += shown()
         if html:
             # The same change in the other languages read at the table, if any (the
             # adapter remembered what it showed as it rendered it the first time).
-            await self.publish(html, acks, self.translations(lambda: self.live.rerender_events(events)))
+            await self.publish(
+                html, acks, self.translations(lambda: self.live.rerender_events(events) + shown())
+            )
             if arrived is not None:
                 self.latency.observe(time.perf_counter() - arrived)
         if events:
@@ -253,7 +258,7 @@ class LiveTable:
             conn.sockets.add(message.reply)
             conn.gone_since = None
         if message.reply:
-            await self.reply_rendered(message.reply, lambda: self.versioned(self.live.render_full(now, self.start_at)))
+            await self.reply_rendered(message.reply, lambda: self.versioned(self.full(now)))
             if self.started and message.seat in self.connections:
                 await self.reply_rendered(message.reply, lambda: self.live.render_private(message.seat))
 
@@ -337,6 +342,39 @@ class LiveTable:
                         pass  # a seat whose game is over (out of it, say) has nothing to forfeit
         return events
 
+    # --- seats away: who lost the connection, and the time they have left (games/reconnect.py)
+    def away(self) -> tuple[tuple[int, float], ...]:
+        """Each seat whose last socket went and who may still come back, with the time
+        by which they must: nobody, once the game is over."""
+        if self.done or self.live.finished:
+            return ()
+        return tuple(
+            (seat, conn.gone_since + RECONNECT_SECONDS)
+            for seat, conn in sorted(self.connections.items())
+            if conn.gone_since is not None and not self.live.has_left(seat)
+        )
+
+    def render_away(self, away: tuple[tuple[int, float], ...], now: float) -> str:
+        """The region of the seats away, in the active language."""
+        return reconnect.render(
+            [reconnect.Away(seat, self.live.name(seat), back_by) for seat, back_by in away], now
+        )
+
+    def away_news(self, now: float) -> Callable[[], str]:
+        """What a step's broadcast adds for the seats away: their region, rendered in
+        the active language, when someone dropped or came back (or their time ran out)
+        since the pages last saw it; else nothing."""
+        away = self.away()
+        if away == self.away_shown:
+            return lambda: ""
+        self.away_shown = away
+        return lambda: self.render_away(away, now)
+
+    def full(self, now: float) -> str:
+        """The whole game as it stands, with the seats away: what a page that connects
+        or asks for a resync gets."""
+        return self.live.render_full(now, self.start_at) + self.render_away(self.away(), now)
+
     # --- output -------------------------------------------------------------------------
     def versioned(self, html: str, acks: list[tuple[int, int]] = ()) -> str:
         """``<!--v12 a1:40 a3:7-->`` + html: the version, and the intents (seat:seq) it answers."""
@@ -374,7 +412,7 @@ class LiveTable:
         game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
         await self.free_the_gone_seats()
         log.info("game finished table=%s game=%s kind=%s", self.table_id, self.game_id, self.kind)
-        await self.publish_rendered(lambda: self.live.render_results(game))
+        await self.publish_rendered(lambda: self.live.render_results(game) + self.away_gone())
         if game is not None:
             self.host.check_replay(self.game_id)
 
@@ -395,7 +433,11 @@ class LiveTable:
         log.warning(
             "game aborted table=%s game=%s kind=%s reason=%r", self.table_id, self.game_id, self.kind, reason
         )
-        await self.publish_rendered(lambda: type(self.live).render_aborted(reason))
+        await self.publish_rendered(lambda: type(self.live).render_aborted(reason) + self.away_gone())
+
+    def away_gone(self) -> str:
+        """The game is over: nobody is waited for any more (nothing if nobody was)."""
+        return self.render_away((), self.now()) if self.away_shown else ""
 
 
 class GameHost:

@@ -1,8 +1,9 @@
 // Fits TetriWar's boards to the screen: the size of a cell (--cell, static/css/tetriwar.css)
 // of one's own board, of the others' boards, or of every board for a spectator, from the
 // room the game area has. It runs when a whole game area arrives (the countdown, the
-// start, a resync), when this page's seat changes, and when the window is resized; never
-// on the many small updates in between, which only swap rows and pieces.
+// start, a resync), when this page's seat changes, when the line saying who lost the
+// connection comes or goes above the game, and when the window is resized; never on the
+// many small updates in between, which only swap rows and pieces.
 //
 //   seated     one's own board as large as the screen's height allows below the game's
 //              top, with its preview, score and the bomb row beside it; the others,
@@ -29,6 +30,7 @@
     if (!live) return;
     let shown = null; // the game area last fitted
     let seat = -1;
+    let lineShown = false; // whether the game had the line of players away above it
     let frame = 0;
 
     function px(n) { return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(n))) + "px"; }
@@ -39,9 +41,15 @@
       return position === "fixed" || position === "sticky" ? el.getBoundingClientRect().height : 0;
     }
 
+    // The line of players who lost the connection (#reconnect, static/js/reconnect.js),
+    // when it stands above the game: the game's room starts at it.
+    function awayLine() {
+      return document.querySelector("#reconnect:has(.reconnect-seat)");
+    }
+
     // The room for one board's cells, from the top of the screen or of the game area.
     function heights(game, board) {
-      const gameBox = game.getBoundingClientRect();
+      const gameBox = (awayLine() || game).getBoundingClientRect();
       const above = board.getBoundingClientRect().top - gameBox.top; // clock, name, feed
       const below = fixedHeight(game.querySelector(".tw-touch")) + ROOM_BELOW + BORDER;
       const top = gameBox.top + window.scrollY;
@@ -114,7 +122,8 @@
         if (arrived && sizes.scroll !== null) {
           const box = mine.querySelector(".board").getBoundingClientRect();
           const pad = fixedHeight(game.querySelector(".tw-touch"));
-          if (box.top < 0 || box.bottom > window.innerHeight - pad) {
+          const line = awayLine();
+          if (box.top < 0 || box.bottom > window.innerHeight - pad || (line && line.getBoundingClientRect().top < 0)) {
             window.scrollTo({ top: Math.max(0, sizes.scroll), behavior: "instant" });
           }
         }
@@ -126,9 +135,11 @@
     live.onMessage(() => {
       const game = document.getElementById("game");
       const me = live.mySeat();
-      if (game === shown && me === seat) return;
+      const line = awayLine() !== null;
+      if (game === shown && me === seat && line === lineShown) return;
       shown = game;
       seat = me;
+      lineShown = line;
       fit(true);
     });
     function later() {

@@ -1,0 +1,142 @@
+"""A player closes their page in the middle of a game (issue 30, point 6): the other
+player and a spectator see at once who lost the connection and the seconds they have
+left to come back, counted down by the page, and a mark on their seat; it goes when
+the player opens the table again. In every game, on a desktop (1366×768) and on a
+phone (390×844). Screenshots: tests/artifacts/reconnect-<game>-<who>.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.registry import GAMES
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_layouts import COUNTDOWNS, RUNNING, layout_problems
+from tests.browser.test_tetriwar_game import log_in
+from tests.live.test_blockkiller_table import OPTIONS as BLOCKKILLER
+from tests.live.test_tetriwar_table import OPTIONS as TETRIWAR
+from tests.live.test_tetrix_table import OPTIONS as TETRIX
+from tests.live.test_thirdoption_table import OPTIONS as THIRDOPTION
+from tests.live.test_viertris_table import OPTIONS as VIERTRIS
+from tests.personas import ref
+
+pytestmark = pytest.mark.browser
+TIMEOUT = 15_000
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+OPTIONS = {
+    "tetriwar": {**TETRIWAR, "minutes": 3},
+    "viertris": {**VIERTRIS, "move_seconds": 60},
+    "thirdoption": THIRDOPTION,
+    "blockkiller": BLOCKKILLER,
+    "tetrix": TETRIX,
+}
+AWAY = "#reconnect .reconnect-seat"
+SECONDS = "#reconnect .reconnect-clock .reconnect-secs"
+
+
+@pytest.fixture
+def kind() -> str:
+    return "viertris"
+
+
+@pytest.fixture
+def table_url(kind, live_server_url, host, opponent, outsider) -> str:
+    """Data first (no ORM calls once Playwright's event loop runs): a table of ``kind``,
+    the host and the opponent seated and ready (and a bot in the third seat of
+    Block-Killer, which needs three)."""
+    from lobby import services
+
+    players = 3 if kind == "blockkiller" else 2
+    table = services.table_create(player=ref(host), game=kind, options=OPTIONS[kind], seats_total=players)
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)
+    if players == 3:
+        services.bot_add(table_id=table.pk, player=ref(host), number=3, level=GAMES[kind].bot_levels[0])
+    for user in (host, opponent):
+        services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
+    return f"{live_server_url}{table.get_absolute_url()}"
+
+
+def page_of(browser, base, name, size):
+    page = browser.new_context(**size).new_page()
+    page.set_default_timeout(TIMEOUT)
+    if name:
+        log_in(page, base, name)
+    return page
+
+
+def started(browser, base, url, kind):
+    """The host and the opponent on desktops, a spectator on a phone, the game running."""
+    p1, p2 = (page_of(browser, base, name, DESKTOP) for name in ("hostess", "opponent"))
+    watcher = page_of(browser, base, "outsider", PHONE)
+    for page in (p1, p2, watcher):
+        page.goto(url)
+    p1.get_by_role("button", name="Start the game").click()
+    (shows, count), _ = RUNNING[kind]
+    for page in (p1, p2, watcher):
+        expect(page.locator(shows)).to_have_count(count)
+        expect(page.locator(COUNTDOWNS)).to_have_count(0)
+    return p1, p2, watcher
+
+
+def seconds_shown(page) -> int:
+    return int(page.locator(SECONDS).inner_text())
+
+
+def test_the_others_see_a_dropped_player_counted_down_until_they_come_back(
+    live_server_url, table_url, browser, screenshot
+):
+    p1, p2, watcher = started(browser, live_server_url, table_url, "viertris")
+    expect(p1.locator(AWAY)).to_have_count(0)
+
+    p2.close()  # the opponent's page goes: their socket with it
+    for page in (p1, watcher):
+        expect(page.locator(AWAY)).to_have_count(1)
+        expect(page.locator(AWAY)).to_contain_text(
+            re.compile(r"opponent lost the connection — \d+ s to come back")
+        )
+        expect(page.locator(AWAY)).to_be_in_viewport()
+        expect(page.locator("#seat-2")).to_have_attribute("data-away", "Connection lost")
+        expect(page.locator("#seat-1")).not_to_have_attribute("data-away", re.compile(".*"))
+    first = seconds_shown(p1)
+    assert 25 <= first <= 30
+    # The page counts the seconds down by itself: nothing more comes from the server.
+    expect(p1.locator(SECONDS)).to_have_text(str(first - 2), timeout=4_000)
+    assert seconds_shown(watcher) in (first - 3, first - 2, first - 1)
+    screenshot(p1, "reconnect-viertris-countdown")
+
+    # The opponent opens the table again: the line and the mark go, on every page.
+    back = p2.context.new_page()
+    back.goto(table_url)
+    for page in (p1, watcher, back):
+        expect(page.locator(AWAY)).to_have_count(0)
+        expect(page.locator("#seat-2")).not_to_have_attribute("data-away", re.compile(".*"))
+    # And the game goes on: the host moves, the opponent sees it.
+    p1.get_by_role("button", name="Drop in column 1").click()
+    expect(back.locator("#vt-log li")).to_have_count(1)
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_every_game_shows_a_drop_to_a_player_and_a_spectator_at_both_sizes(
+    kind, live_server_url, table_url, browser, screenshot
+):
+    p1, p2, watcher = started(browser, live_server_url, table_url, kind)
+    # The host on a phone as well (a second device of theirs), the game running there too.
+    on_phone = page_of(browser, live_server_url, "hostess", PHONE)
+    on_phone.goto(table_url)
+    expect(on_phone.locator(RUNNING[kind][0][0])).to_have_count(RUNNING[kind][0][1])
+    p2.close()
+    for page, who in ((p1, "player-1366x768"), (on_phone, "player-390x844"), (watcher, "spectator-390x844")):
+        line = page.locator(AWAY)
+        expect(line).to_contain_text("opponent lost the connection")
+        expect(line).to_be_in_viewport()
+        box = line.bounding_box()
+        width = page.viewport_size["width"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"{who}: the line sticks out: {box}"
+        # The game keeps its layout under the line: nothing sideways, the board on screen.
+        assert layout_problems(page, width, f"{kind}, {who}", "#game-area", RUNNING[kind][1]) == []
+        # What the screen shows first: a whole page's screenshot resizes the window for a moment.
+        page.screenshot(path=str(ARTIFACTS / f"reconnect-{kind}-{who}-screen.png"))
+        screenshot(page, f"reconnect-{kind}-{who}")
