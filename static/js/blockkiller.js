@@ -95,6 +95,16 @@
   }
 
   // --- what the page shows of whose move it is ------------------------------------------
+  // A piece picked from the hand (below the field on a phone) enters out of sight: bring
+  // the rows it enters in on screen, once, as it enters.
+  let wasFalling = false;
+  function showEntering() {
+    const p = myPlay();
+    const spawn = p && p.querySelector(".bk-spawn");
+    if (!spawn) return;
+    const box = spawn.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) spawn.scrollIntoView({ block: "nearest" });
+  }
   function myState() {
     const el = document.getElementById("bk-status-" + me());
     return el ? el.dataset.state : "";
@@ -107,6 +117,9 @@
     document.querySelectorAll("#bk-turn .bk-you").forEach((el) => { el.hidden = !mine; });
     document.querySelectorAll("#bk-turn .bk-them").forEach((el) => { el.hidden = mine && Boolean(el.nextElementSibling); });
     const inPlay = playing();
+    const nowFalling = inPlay && falling();
+    if (nowFalling && !wasFalling) showEntering();
+    wasFalling = nowFalling;
     document.querySelectorAll(".bk-key").forEach((b) => { b.disabled = !inPlay; });
     document.querySelectorAll("#bk-hand .bk-card").forEach((b) => {
       const block = b.classList.contains("bk-block");

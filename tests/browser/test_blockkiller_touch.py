@@ -57,7 +57,7 @@ def place(page, play, card: int, keys: str, placed: int, double: bool = False) -
     cells = play.locator(".pc")
     expect(cells).to_have_count(1 if BLOCK_KIND[card] == "M" else 4)
     for i in range(cells.count()):
-        expect(cells.nth(i)).to_be_visible()
+        expect(cells.nth(i)).to_be_in_viewport()
     for key in keys:
         page.locator(f'.bk-key[data-key="{KEYS[key][1]}"]').tap()
     page.locator('.bk-key[data-key="drop"]').tap()
@@ -65,7 +65,7 @@ def place(page, play, card: int, keys: str, placed: int, double: bool = False) -
     expect(play).not_to_have_attribute("data-piece", re.compile("."))
 
 
-def test_an_attack_and_a_defence_by_taps_alone(seated_url, live_server_url, browser, screenshot):
+def test_an_attack_and_a_defence_by_taps_alone(seated_url, live_server_url, browser, screenshot):  # noqa: F811
     plays = the_exchange()
     pages = {}
     for name in ("hostess", "opponent", "thirdwheel", "outsider"):
