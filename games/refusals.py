@@ -78,7 +78,7 @@ REFUSALS: dict[str, str] = {
     "NO_PIECE_PLACED": gettext_noop("An attack places at least one block card."),
     "WRONG_PHASE": gettext_noop("That is not possible during a play."),
     "NOT_GARBAGE": gettext_noop("That card is not a garbage card."),
-    "DUPLICATE_CARD": gettext_noop("A card is used twice."),
+    "DUPLICATE_CARD": gettext_noop("That garbage card is in the stack already."),
     "BAD_MERGE": gettext_noop("Only two checkerboard cards, one of them flipped, merge."),
     # --- Te-Trix --------------------------------------------------------------------
     "BAD_ARRANGE": gettext_noop("That arrangement is not written correctly."),

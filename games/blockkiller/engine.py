@@ -295,11 +295,11 @@ class Game(RunsOnAClock, Replayable):
         if seat not in self.players:
             raise _refuse("NOT_PLAYING", f"Seat {seat!r} is not playing in this game.")
         if not self.players[seat].active:
-            raise _refuse("NOT_PLAYING", f"Seat {seat} is out of the game.")
+            raise _refuse("NOT_PLAYING", "You are out of the game.")
 
     def _act(self, seat: int, intent: Intent, now: float, events: list[Event]) -> None:
         if self.acting != seat:
-            raise _refuse("NOT_YOUR_TURN", f"It is seat {self.acting}'s move, not yours.")
+            raise _refuse("NOT_YOUR_TURN", "It is not your turn.")
         name = intent.name
         if self.phase == DRAW:
             if name != "draw":
@@ -349,9 +349,9 @@ class Game(RunsOnAClock, Replayable):
                 raise _refuse("PIECE_FALLING", "Place the falling piece first.")
             card = intent.card
             if not is_block(card):
-                raise _refuse("NOT_A_BLOCK", f"Card {card} is not a block card.")
+                raise _refuse("NOT_A_BLOCK", "That card is not a block card.")
             if card not in player.blocks:
-                raise _refuse("NOT_IN_HAND", f"Card {card} is not in your hand.")
+                raise _refuse("NOT_IN_HAND", "That card is not in your hand.")
             piece = draft.field.spawn(BLOCK_KIND[card])
             if piece is None:
                 raise _refuse("BLOCKED", "The piece cannot enter: the field is full at the top.")
@@ -375,7 +375,7 @@ class Game(RunsOnAClock, Replayable):
                 raise _refuse("NO_PIECE", "No piece is falling: choose a block card.")
             moved = step(draft.field, draft.piece, MOVES[name])
             if moved is None:
-                raise _refuse("BLOCKED", f"The piece cannot {name} there.")
+                raise _refuse("BLOCKED", "The piece cannot go there.")
             draft.piece = moved
             events.append(FieldChanged(seat))
         elif name == "drop":
@@ -385,18 +385,35 @@ class Game(RunsOnAClock, Replayable):
             if not draft.field.inside(piece):
                 raise _refuse("ABOVE_FIELD", "The piece would lock above the field.")
             self._lock(draft, piece, events)
-        elif name == "cancel":
+        elif name == "cancel":  # as logged before "back" and "calloff" (the bot's too)
             if draft.piece is not None:
-                player.blocks = sorted([*player.blocks, draft.piece_card])
-                draft.piece = draft.piece_card = None
-                events.append(FieldChanged(seat))
+                self._piece_back(draft, events)
             elif draft.target is not None and not draft.locked:
-                self._dissolve(draft)
-                self.draft, self.phase = None, PLAY
-                events.append(TurnChanged(seat, PLAY, self.next_deadline()))
-                events.append(FieldChanged(seat))
+                self._call_off(draft, now, events)
             else:
                 raise _refuse("NOTHING_TO_CANCEL", "Placed pieces stay placed.")
+        elif name == "back":
+            # One step back, the last thing done: the falling piece, else the top garbage
+            # row, else the choice of a target. Placed pieces stay placed.
+            if draft.piece is not None:
+                self._piece_back(draft, events)
+            elif draft.locked:
+                raise _refuse("NOTHING_TO_CANCEL", "Placed pieces stay placed.")
+            elif draft.stack:
+                player.garbage = sorted([*player.garbage, *(card for card, _ in draft.stack[-1])])
+                draft.stack = draft.stack[:-1]
+                draft.field = Field.stacked(draft.stack)
+                events.append(FieldChanged(seat))
+            elif draft.target is not None:
+                self._call_off(draft, now, events)
+            else:
+                raise _refuse("NOTHING_TO_CANCEL", "There is nothing to take back.")
+        elif name == "calloff":
+            if draft.target is None:
+                raise _refuse("WRONG_PHASE", "A defence cannot be called off: Done sends it as it stands.")
+            if draft.locked:
+                raise _refuse("NOTHING_TO_CANCEL", "Placed pieces stay placed: the attack can no longer be called off.")
+            self._call_off(draft, now, events)
         elif name == "done":
             if draft.piece is not None:
                 raise _refuse("PIECE_FALLING", "Place the falling piece, or put it back, first.")
@@ -407,7 +424,21 @@ class Game(RunsOnAClock, Replayable):
                     raise _refuse("MUST_PLAY", f"End the turn with fewer than {C.MUST_PLAY_BLOCKS} block cards.")
             self._confirm(draft, now, events)
         else:
-            raise _refuse("WRONG_PHASE", f"{name} is not possible during a play.")
+            raise _refuse("WRONG_PHASE", "That is not possible during a play.")
+
+    def _piece_back(self, draft: Draft, events: list[Event]) -> None:
+        player = self.players[draft.seat]
+        player.blocks = sorted([*player.blocks, draft.piece_card])
+        draft.piece = draft.piece_card = None
+        events.append(FieldChanged(draft.seat))
+
+    def _call_off(self, draft: Draft, now: float, events: list[Event]) -> None:
+        """An attack called off before any piece is placed: every card back in hand, and
+        the player chooses again (a target, or a pass)."""
+        self._dissolve(draft)
+        self.draft, self.phase = None, PLAY
+        events.append(TurnChanged(draft.seat, PLAY, self.next_deadline()))
+        events.append(FieldChanged(draft.seat))
 
     def _check_stack(self, player: Player, draft: Draft, stack: tuple[Row, ...]) -> None:
         mine = set(player.garbage) | {card for row in draft.stack for card, _ in row}
@@ -415,11 +446,11 @@ class Game(RunsOnAClock, Replayable):
         for row in stack:
             for card, _ in row:
                 if not is_garbage(card):
-                    raise _refuse("NOT_GARBAGE", f"Card {card} is not a garbage card.")
+                    raise _refuse("NOT_GARBAGE", "That card is not a garbage card.")
                 if card not in mine:
-                    raise _refuse("NOT_IN_HAND", f"Card {card} is not in your hand.")
+                    raise _refuse("NOT_IN_HAND", "That card is not in your hand.")
                 if card in seen:
-                    raise _refuse("DUPLICATE_CARD", f"Card {card} is used twice.")
+                    raise _refuse("DUPLICATE_CARD", "That garbage card is in the stack already.")
                 seen.add(card)
             if len(row) == 2:
                 (a, fa), (b, fb) = row

@@ -32,8 +32,9 @@ class BlockKillerOptionsForm(GameOptionsForm):
         max_value=C.TURN_SECONDS_RANGE[1],
         initial=C.TURN_SECONDS_DEFAULT,
         help_text=_(
-            "For a turn, and for a defence. When it runs out, a play with a piece placed "
-            "is sent as it stands; otherwise the turn is passed (obliged to play: one garbage card)."
+            "For a turn, and for a defence. When it runs out, a play under way is called off, "
+            "every card back in hand: the turn is passed (obliged to play: one garbage card "
+            "drawn), and a defence counts as nothing."
         ),
     )
     mini = forms.BooleanField(

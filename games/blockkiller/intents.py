@@ -10,7 +10,12 @@
     left right down rotate rotate_ccw   move the falling piece (SRS kicks; rotate turns clockwise)
     drop            down until it stops, and lock it there
     place:12:LLUD   card 12 enters, these keys (each must succeed), then drop and lock
-    cancel          the falling piece back to hand; with none, the attack is called off
+    back            one step back: the falling piece to hand; with none, before any piece
+                    is placed, the top garbage row to hand; with no garbage either, the
+                    attack is withdrawn (back to choosing a target or passing)
+    calloff         the whole attack called off (before any piece is placed): every card back
+    cancel          as logged before ``back``: the falling piece back to hand; with none,
+                    the attack is called off
     done            the play is finished: the attack (or the defence) is sent
 """
 
@@ -23,7 +28,7 @@ from games.blockkiller import constants as C
 from games.core.protocol import IllegalIntent, require_known, split_intent
 
 Row = tuple[tuple[int, bool], ...]  # one garbage row: one card, or two merged
-SIMPLE = ("pass", "left", "right", "down", "rotate", "rotate_ccw", "drop", "cancel", "done")
+SIMPLE = ("pass", "left", "right", "down", "rotate", "rotate_ccw", "drop", "cancel", "back", "calloff", "done")
 
 
 def _bad(code: str, message: str) -> IllegalIntent:

@@ -31,7 +31,7 @@ from games.blockkiller.bot import BlockKillerBot
 from games.blockkiller.cards import BLOCK_KIND, GARBAGE_KIND, HOLES, garbage_row
 from games.blockkiller.engine import ATTACK, DEFEND, DRAW, PLAY, Draft, Game, Intent, Options
 from games.blockkiller.field import CELLS, TOP_VISIBLE
-from games.blockkiller.intents import Row
+from games.blockkiller.intents import SIMPLE, Row
 from games.live import LiveGameBase
 from games.words import Sentence
 
@@ -92,7 +92,6 @@ class PieceFrame(wire.Frame, tag="piece"):
         return Intent("piece", card=self.card).text
 
 
-SIMPLE = ("pass", "left", "right", "down", "rotate", "rotate_ccw", "drop", "cancel", "done")
 FRAMES = (Draw, Attack, Stack, PieceFrame, *(wire.plain_frame(name) for name in SIMPLE))
 
 
@@ -116,6 +115,17 @@ def paint(draft: Draft) -> list[list[str]]:
 
 def field_cells(draft: Draft | None, live: bool) -> str:
     """The 200 visible cells of a play, with the falling piece and its shadow if ``live``."""
+    return _cells(_field_rows(draft, live), TOP_VISIBLE, H)
+
+
+def spawn_cells(draft: Draft | None, live: bool) -> str:
+    """The rows above the field where a piece enters, shown as guideline stackers show
+    them, so a piece is on screen the moment it is picked: only a falling piece (or its
+    shadow) is ever there, since nothing locks above the field."""
+    return _cells(_field_rows(draft, live), 0, TOP_VISIBLE)
+
+
+def _field_rows(draft: Draft | None, live: bool) -> list[list[str]]:
     rows = paint(draft) if draft is not None else [["."] * W for _ in range(H)]
     if draft is not None and live:
         engine_rows = draft.field.rows
@@ -130,8 +140,12 @@ def field_cells(draft: Draft | None, live: bool) -> str:
                     rows[r][c] = "h" + piece.kind
             for r, c in piece.cells():
                 rows[r][c] = "p" + piece.kind
+    return rows
+
+
+def _cells(rows: list[list[str]], start: int, end: int) -> str:
     out = []
-    for r in range(TOP_VISIBLE, H):
+    for r in range(start, end):
         for value in rows[r]:
             if value == ".":
                 out.append("<i></i>")
@@ -316,23 +330,34 @@ class BlockKillerLive(LiveGameBase):
         name = escape(self.name(acting))
         if phase == DRAW:
             words = gettext("%(who)s draws: 1 block and 1 garbage card, or 2 block cards.") % {"who": name}
+            mine = gettext("Your turn: draw 1 block and 1 garbage card, or 2 block cards.")
         elif phase == PLAY and game.obliged(acting):
             words = gettext("%(who)s attacks someone or passes (must attack: 6 block cards).") % {"who": name}
+            mine = gettext("Your turn: attack someone (you hold %(count)s block cards: you must play).") % {
+                "count": C.MUST_PLAY_BLOCKS
+            }
         elif phase == PLAY:
             words = gettext("%(who)s attacks someone or passes.") % {"who": name}
+            mine = gettext("Your turn: attack someone or pass.")
         elif phase == ATTACK:
-            words = gettext("%(who)s attacks %(target)s.") % {
-                "who": name, "target": escape(self.name(game.draft.target))
+            target = escape(self.name(game.draft.target))
+            words = gettext("%(who)s attacks %(target)s.") % {"who": name, "target": target}
+            mine = gettext("Your turn: attack %(target)s. Stack garbage, place block cards, then Done.") % {
+                "target": target
             }
         else:
             attacker, attack = game.attack
             words = gettext("%(who)s defends against %(attacker)s's attack of %(attack)s.") % {
                 "who": name, "attacker": escape(self.name(attacker)), "attack": attack,
             }
+            mine = gettext("Your turn: defend against %(attacker)s's attack of %(attack)s.") % {
+                "attacker": escape(self.name(attacker)), "attack": attack,
+            }
         return {
             "acting": acting,
             "phase": phase,
             "words": words,
+            "mine": mine,
             "obliged": game.obliged(acting),
             "choice": game.can_choose_draw(acting),
             "targets": [
@@ -348,7 +373,8 @@ class BlockKillerLive(LiveGameBase):
             draft = None  # an attack called off
         live = draft is not None and game is not None and draft is game.draft
         context: dict[str, Any] = {
-            "role": role, "seat": 0, "live": live, "cells": field_cells(draft, live), "incoming": None,
+            "role": role, "seat": 0, "live": live, "cells": field_cells(draft, live),
+            "spawn": spawn_cells(draft, live), "incoming": None,
         }
         if draft is None:
             return context
@@ -397,10 +423,15 @@ class BlockKillerLive(LiveGameBase):
     # --- rendering -----------------------------------------------------------------------------
     def _log_entries(self, events: list[Any]) -> list[Sentence]:
         entries = []
+        settling = False  # after an exchange, until the next turn: its line says who draws what
         for event in events:
             who = self.who(event.seat) if event.seat else ""
             kind = event.kind
-            if kind == "drew" and event.blocks == C.CHOICE_BLOCKS and not event.garbage:
+            if kind in ("exchange", "turn"):
+                settling = kind == "exchange"
+            if kind == "drew" and settling:
+                pass
+            elif kind == "drew" and event.blocks == C.CHOICE_BLOCKS and not event.garbage:
                 entries.append(Sentence(gettext_lazy("%(who)s draws 2 block cards"), who=who))
             elif kind == "drew" and not event.blocks:
                 entries.append(Sentence(
