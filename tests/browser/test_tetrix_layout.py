@@ -10,12 +10,24 @@ starts as :data:`BIG_AREAS` (``Sheet.for_seat`` changed before the server forks)
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from playwright.sync_api import expect
 
 from games.tetrix.sheet import Sheet
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.test_tetrix_game import arrange, cell, fits_sideways, fixed_seed, handle, log_in, point
+from tests.browser.test_tetrix_game import (
+    arrange,
+    cell,
+    fits_sideways,
+    fixed_seed,
+    handle,
+    log_in,
+    point,
+    write_at,
+)
 from tests.personas import ref
 
 __all__ = ["fixed_seed"]  # a fixture, used by name
@@ -130,6 +142,11 @@ def box(page, selector: str) -> dict:
 def seen(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def wrapped(text: str) -> list[str]:
+    """A sheet's ``data-sheet`` (49 cells) as its 7 rows."""
+    return [text[row * 7 : row * 7 + 7] for row in range(7)]
 
 
 def sheet_on_the_page(page) -> list[float]:
@@ -318,3 +335,55 @@ def test_the_solo_bar_is_named_in_the_pages_language(tables, live_server_url, br
     before = page.evaluate("getComputedStyle(document.querySelector('.tx-bar'), '::before').content")
     assert before in ("none", "normal"), before  # no word from the stylesheet
     screenshot(page, f"tetrix-solo-bar-de-{size[0]}")
+
+
+@pytest.fixture
+def three_with_big_areas(big_areas, fixed_seed, live_server_url, host) -> str:
+    return bot_table(live_server_url, host, 3)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_a_game_of_three_plays_to_its_end(three_with_big_areas, live_server_url, browser, screenshot, size):
+    """The player and two bots, on sheets with eight cells left (BIG_AREAS): the player
+    arranges a shape that fits their sheet when they roll, and writes every shape where
+    the clock would (by touch on a phone, by the keys on a desktop), to the end, which
+    says whose sheet had no room."""
+    touch = size is PHONE
+    page = open_page(browser, live_server_url, three_with_big_areas, size)
+    start(page)
+    status, results = page.locator("#tx-status-1"), page.locator("#results-title")
+    deadline = time.monotonic() + 120
+    while not results.is_visible():
+        assert time.monotonic() < deadline, "the game did not end"
+        state = status.get_attribute("data-state")
+        mine = Sheet.from_rows(wrapped(page.locator("#tx-sheet-1").get_attribute("data-sheet")))
+        if state == "arrange":
+            arrange(page, next((name for name in "IOTSZJL" if mine.fits(name)), "I"), touch)
+            expect(status).not_to_have_attribute("data-state", "arrange")
+        elif state == "write":
+            turn = page.locator("#tx-turn")
+            shape = turn.get_attribute("data-shape")
+            spot = mine.first_spot(shape)
+            page.locator("#tx-sheet-1").evaluate("(el) => el.scrollIntoView({block: 'center'})")
+            write_at(
+                page,
+                1,
+                shape,
+                spot.turns,
+                spot.row,
+                spot.column,
+                touch,
+                hanging=spot.hanging,
+                keyboard=not touch,
+            )
+            expect(status).not_to_have_attribute("data-state", "write")
+        else:
+            page.wait_for_timeout(200)
+    expect(results).to_have_text("Results")
+    expect(page.locator("#results .termination")).to_contain_text("The board is full.")
+    expect(page.locator("#results .termination")).to_contain_text(
+        re.compile(r"had no room for the [IOTSZJL]\.|filled")
+    )
+    expect(page.locator("#results tbody tr")).to_have_count(3)
+    fits_sideways(page, size[0])
+    screenshot(page, f"tetrix-three-to-the-end-{size[0]}")
