@@ -49,7 +49,8 @@ class TetrixOptionsForm(GameOptionsForm):
         help_text=words(
             gettext_noop(
                 "One player with an %(boxes)s-box bar: every symbol hanging over the edge "
-                "crosses a box; stop when you like, and get a verdict."
+                "crosses a box; the clocks to arrange and to write run as at any table; "
+                "stop when you like, and get a verdict."
             ),
             boxes=C.BAR_BOXES,
         ),
@@ -63,12 +64,14 @@ class TetrixOptionsForm(GameOptionsForm):
 
     @staticmethod
     def describe(options: dict[str, Any]) -> str:
+        """The table's options in a line; a solo game runs both clocks too (the engine's
+        ``next_deadline``), so it says both."""
         write = gettext("%(seconds)s s to write") % {
             "seconds": options.get("write_seconds", C.WRITE_SECONDS_DEFAULT)
         }
-        if options.get("solo"):
-            return gettext("solo") + " · " + write
         arrange = gettext("%(seconds)s s to arrange") % {
             "seconds": options.get("arrange_seconds", C.ARRANGE_SECONDS_DEFAULT)
         }
+        if options.get("solo"):
+            return f"{gettext('solo')} · {arrange} · {write}"
         return f"{arrange} · {write}"

@@ -24,6 +24,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext, gettext_lazy, ngettext, ngettext_lazy
 
 from games import wire
+from games.core.outcome import Termination
 from games.live import LiveGameBase
 from games.tetrix import constants as C
 from games.tetrix.bot import TetrixBot
@@ -273,7 +274,40 @@ class TetrixLive(LiveGameBase):
                 entries.append(Sentence(gettext_lazy("%(who)s stopped the game"), who=who))
             elif kind == "left":
                 entries.append(Sentence(gettext_lazy("%(who)s left the game"), who=who))
+            elif kind == "finished" and (whose := self._whose_sheet(self.who)) is not None:
+                entries.append(whose)
         return entries
+
+    def _whose_sheet(self, name: Any) -> Sentence | None:
+        """Whose sheet ended the game, when it ended as Termination.FULL_BOARD ("The
+        board is full.", the same words for every game): those who had no room for the
+        round's shape, or else those who filled their sheet; in solo, no shape fits any
+        more. ``name`` names a seat."""
+        game = self.game
+        if game.termination is not Termination.FULL_BOARD:
+            return None
+        if self.options.solo:
+            return Sentence(gettext_lazy("No shape fits on your sheet any more."))
+        active = [game.players[seat] for seat in game.active_seats()]
+        cannot = [p.seat for p in active if p.cannot]
+        seats = cannot or [p.seat for p in active if p.sheet.is_full()]
+        if not seats:
+            return None
+        names = Sentence(
+            ", ".join(f"%(n{i})s" for i in range(len(seats))),
+            **{f"n{i}": name(seat) for i, seat in enumerate(seats)},
+        )
+        if cannot:
+            text = ngettext_lazy(
+                "%(names)s had no room for the %(shape)s.",
+                "%(names)s had no room for the %(shape)s.",
+                "count",
+            )
+            return Sentence(text, names=names, shape=game.shape, count=len(seats))
+        text = ngettext_lazy(
+            "%(names)s filled the whole sheet.", "%(names)s filled their whole sheets.", "count"
+        )
+        return Sentence(text, names=names, count=len(seats))
 
     @staticmethod
     def _wrote_words(who: Any, event: Any) -> Sentence:
@@ -326,9 +360,17 @@ class TetrixLive(LiveGameBase):
     def results_context(self) -> dict[str, Any]:
         game = self.game
         context: dict[str, Any] = {}
-        if game is None or not self.options.solo:
+        if game is None:
             return context
-        words = gettext("You stopped the game.") if game.stopped else termination(game.outcome().termination)
+        words = termination(game.outcome().termination)
+        whose = self._whose_sheet(self.name)
+        if whose is not None:
+            words = f"{words} {whose}"
+        if not self.options.solo:
+            context["termination"] = words
+            return context
+        if game.stopped:
+            words = gettext("You stopped the game.")
         points = game.score(self.seats[0])
         context["termination"] = ngettext(
             "%(why)s %(points)s point: %(verdict)s", "%(why)s %(points)s points: %(verdict)s", points

@@ -252,7 +252,9 @@
     const now = doing();
     if (game) game.dataset.doing = now;
     if (!r) return;
-    if (turnsRound !== r.round) { turnsRound = r.round; turns = 0; }
+    // A new round starts with no preview: the last tap's spot means nothing for the new
+    // shape (and is written now, so it would show red there).
+    if (turnsRound !== r.round) { turnsRound = r.round; turns = 0; at = null; }
     if (now === "arrange") refreshArrange(r);
     show();
   }
