@@ -163,15 +163,17 @@ def received_chip(bomb: str, from_seat: int, key: int, sender: str) -> str:
         "key": key,
     }
     title = gettext("%(bomb)s (%(side)s) from %(name)s, player %(seat)s (key %(key)s on this board): %(effect)s") % words
-    marks = f'<b class="from">{from_seat}</b><b class="key">{key}</b>'
-    return _chip(bomb, title, marks)
+    # the marks are drawn, and read out by the label (a screen reader may skip a title)
+    marks = f'<b class="from" aria-hidden="true">{from_seat}</b><b class="key" aria-hidden="true">{key}</b>'
+    return _chip(bomb, title, marks, labelled=True)
 
 
 @lru_cache(maxsize=512)
-def _chip(bomb: str, title: str, marks: str) -> str:
+def _chip(bomb: str, title: str, marks: str, labelled: bool = False) -> str:
     label = escape(title)
+    role = f' role="img" aria-label="{label}"' if labelled else ""
     return (
-        f'<span class="bomb {bomb_colour(bomb)}" title="{label}" data-g="{BOMB_GLYPHS[bomb]}">{marks}</span>'
+        f'<span class="bomb {bomb_colour(bomb)}" title="{label}"{role} data-g="{BOMB_GLYPHS[bomb]}">{marks}</span>'
     )
 
 

@@ -5,6 +5,7 @@ by the site's own stylesheets, with and without the fitting script's ``.mine``."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,8 @@ def test_seat_2_reads_its_key_for_seat_3_on_its_own_board_and_seat_3_under_the_o
     expect(own.locator("b.from")).to_be_hidden()
     expect(other.locator("b.from")).to_be_visible()
     assert "from Cleo, player 3" in own.get_attribute("title")
+    # heard as well as seen: a screen reader reads the sender's name, seat and key
+    expect(page.get_by_role("img", name=re.compile(r"^Add line .* from Cleo, player 3 \(key 2 on this board\)"))).to_have_count(1)
     page.screenshot(path=f"/tmp/wt-names-bombs-{size['width']}.png")
 
 

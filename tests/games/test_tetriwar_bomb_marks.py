@@ -38,7 +38,8 @@ def test_a_bomb_from_seat_3_on_seat_2_is_marked_with_seat_3_and_seat_2s_key_for_
     assert live.game.players[3].numbers[2] == 4 and live.game.players[2].numbers[3] == 2
     chip = elements(update)["feed-2"]
     assert 'title="Add line (red, attack) from Cleo, player 3 (key 2 on this board):' in chip
-    assert '<b class="from">3</b><b class="key">2</b>' in chip
+    assert '<b class="from" aria-hidden="true">3</b><b class="key" aria-hidden="true">2</b>' in chip
+    assert 'role="img" aria-label="Add line (red, attack) from Cleo, player 3 (key 2 on this board):' in chip
     assert "Bea" not in chip and "Dan" not in chip
 
 
@@ -56,9 +57,9 @@ def test_each_receiver_numbers_the_same_sender_by_its_own_key():
     drop(live, C.ADD_LINE, by=3, on=4)
     drop(live, C.REMOVE_LINE, by=3, on=3)  # a bomb on oneself: one's own key 1
     boards = elements(live.render_full(2.0, 0.0))
-    assert '<b class="from">3</b><b class="key">3</b>' in boards["feed-1"]  # seat 1: 1, 2, 3, 4
-    assert '<b class="from">3</b><b class="key">4</b>' in boards["feed-4"]  # seat 4: 4, 1, 2, 3
-    assert '<b class="from">3</b><b class="key">1</b>' in boards["feed-3"]
+    assert '<b class="from" aria-hidden="true">3</b><b class="key" aria-hidden="true">3</b>' in boards["feed-1"]  # seat 1: 1, 2, 3, 4
+    assert '<b class="from" aria-hidden="true">3</b><b class="key" aria-hidden="true">4</b>' in boards["feed-4"]  # seat 4: 4, 1, 2, 3
+    assert '<b class="from" aria-hidden="true">3</b><b class="key" aria-hidden="true">1</b>' in boards["feed-3"]
 
 
 def test_a_senders_name_is_escaped_in_the_mark():
