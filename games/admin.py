@@ -28,7 +28,7 @@ class ParticipationInline(ReadOnlyMixin, admin.TabularInline):
     extra = 0
     fields = (
         "seat",
-        "name",
+        "shown_name",
         "user",
         "ip",
         "score",
@@ -41,6 +41,11 @@ class ParticipationInline(ReadOnlyMixin, admin.TabularInline):
     )
     readonly_fields = fields
     can_delete = False
+
+    @admin.display(description=_("Name"))
+    def shown_name(self, participation: Participation) -> str:
+        """A bot's in the admin's language, as the table showed it."""
+        return participation.player_name
 
 
 def _entry_line(entry) -> str:

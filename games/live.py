@@ -20,7 +20,7 @@ from games.core.outcome import Outcome, Termination
 from games.core.protocol import IllegalIntent
 from games.registry import GAMES
 from games.wire import Frame
-from games.words import Sentence, termination
+from games.words import Sentence, bot_name, termination
 
 GUEST_NAME = gettext_lazy("%(name)s (guest)")
 
@@ -129,9 +129,12 @@ class LiveGameBase:
         raise NotImplementedError
 
     def name(self, seat: int) -> str:
-        """A seat's name as the table shows it: a guest's marked, a bot's as it is."""
+        """A seat's name as the table shows it, in the active language: a guest's
+        marked, a bot's with the word bot and its level."""
         info = self.players[seat]
-        if info.get("is_guest") and not info.get("bot"):
+        if info.get("bot"):
+            return str(bot_name(info["name"], info["bot"]))
+        if info.get("is_guest"):
             return gettext("%(name)s (guest)") % {"name": info["name"]}
         return info["name"]
 
@@ -157,9 +160,11 @@ class LiveGameBase:
 
     def who(self, seat: int) -> Any:
         """A seat's name in words kept to show again (a log line), escaped: a guest's
-        "(guest)" is in the language the words are shown in."""
+        "(guest)" and a bot's words are in the language the words are shown in."""
         info = self.players[seat]
-        if info.get("is_guest") and not info.get("bot"):
+        if info.get("bot"):
+            return bot_name(escape(info["name"]), info["bot"])
+        if info.get("is_guest"):
             return Sentence(GUEST_NAME, name=escape(info["name"]))
         return escape(self.name(seat))
 

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.words import player_name
+
 
 class Game(models.Model):
     """One match played at a table: what was played, with which seed, and how it ended."""
@@ -75,7 +77,12 @@ class Participation(models.Model):
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_participation_per_seat")]
 
     def __str__(self) -> str:
-        return f"{self.game} seat {self.seat}: {self.name}"
+        return f"{self.game} seat {self.seat}: {self.player_name}"
+
+    @property
+    def player_name(self) -> str:
+        """The name as people read it; a bot's in the active language (``Ada (bot, greedy)``)."""
+        return player_name(self.name, self.bot_level)
 
 
 class GameLog(models.Model):

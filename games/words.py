@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext_lazy
 
 from games.core.outcome import Termination
 
@@ -37,6 +37,35 @@ class Sentence:
 
     def __repr__(self) -> str:
         return f"Sentence({str(self)!r})"
+
+# Computer players (issue 30): a bot's seat and participation store its name and its
+# level, both language-neutral (lobby/services.py ``bot_add``); every reader sees
+# the word "bot" and the level in their own language, wherever a name shows.
+BOT_NAME = gettext_lazy("%(name)s (bot, %(level)s)")
+BOT_LEVELS = {
+    "easy": pgettext_lazy("bot level", "easy"),
+    "medium": pgettext_lazy("bot level", "medium"),
+    "hard": pgettext_lazy("bot level", "hard"),
+    "greedy": pgettext_lazy("bot level", "greedy"),
+}
+
+
+def bot_level(level: str) -> Any:
+    """A bot level's words, translated when shown (a level of no game's: as it is)."""
+    return BOT_LEVELS.get(level, level)
+
+
+def bot_name(name: str, level: str) -> Sentence:
+    """A bot's name as people read it, ``Ada (bot, greedy)``, worded when shown: in a
+    page, ``str()`` of it now; in a game's log, kept and worded per reader. ``name``
+    goes in as it is (escape it first for HTML kept unescaped)."""
+    return Sentence(BOT_NAME, name=name, level=bot_level(level))
+
+
+def player_name(name: str, bot_level: str = "") -> str:
+    """A seat's or a participation's name in the active language: a bot's with its words."""
+    return str(bot_name(name, bot_level)) if bot_level else name
+
 
 # games/core/outcome.py TERMINATION_WORDS, word for word.
 TERMINATIONS: tuple[str, ...] = (

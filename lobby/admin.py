@@ -53,9 +53,14 @@ class ModeratedPlayerAdmin(PlayerAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("number", "name", "user", "ready", "ip", "joined_at")
+    fields = ("number", "seat_name", "user", "ready", "ip", "joined_at")
     readonly_fields = fields
     can_delete = False
+
+    @admin.display(description=_("Name"))
+    def seat_name(self, seat: Seat) -> str:
+        """A bot's in the admin's language, as the table shows it."""
+        return seat.display_name
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -63,11 +68,11 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "game", "status", "stake", "seats_total", "host_name", "created_at")
+    list_display = ("id", "table_name", "game", "status", "stake", "seats_total", "host_name", "created_at")
     list_filter = ("game", "status")
-    search_fields = ("name", "host_name")
+    search_fields = ("name", "named_for", "host_name")
     readonly_fields = (
-        "game", "name", "options", "seats_total", "stake", "status", "host_user",
+        "game", "table_name", "name", "name_kind", "named_for", "options", "seats_total", "stake", "status", "host_user",
         "host_guest_token", "host_name", "closed_reason", "created_at", "updated_at",
     )
     inlines = [SeatInline]
@@ -75,6 +80,11 @@ class TableAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+    @admin.display(description=_("Name"), ordering="name")
+    def table_name(self, table: Table) -> str:
+        """A default name worded in the admin's language; a typed one as typed."""
+        return table.title
 
     @admin.action(description=_("Close the selected tables"))
     def close_tables(self, request, queryset):

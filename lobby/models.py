@@ -5,14 +5,24 @@ import re
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
+
+from games.words import player_name
 
 # Why a table closed is stored in English (lobby/services.py, games/services.py mark the
 # fixed sentences with gettext_noop) and translated where shown: these two carry a number
 # or a name, and are matched to be translated whole.
 _IDLE_REASON = re.compile(r"Nobody was at the table for (\d+) minutes\.")
 _MODERATOR_REASON = re.compile(r"Closed by the moderator (.+)\.")
+
+
+# A table's default name (``Table.NameKind``), worded where shown.
+DEFAULT_NAMES = {
+    "table": gettext_noop("%(name)s's table"),
+    "practice": gettext_noop("%(name)s practice"),
+    "solo": gettext_noop("%(name)s solo"),
+}
 
 
 class Table(models.Model):
@@ -23,8 +33,19 @@ class Table(models.Model):
         RUNNING = "running", _("Playing")
         CLOSED = "closed", _("Closed")
 
+    class NameKind(models.TextChoices):
+        """A table's name: the one its host typed, or a default worded for each reader
+        (issue 30: a default stored in its creator's language read so to everyone)."""
+
+        TYPED = "", _("as its host typed it")
+        TABLE = "table", _("a host's table")
+        PRACTICE = "practice", _("a practice")
+        SOLO = "solo", _("a solo game")
+
     game = models.CharField(max_length=32)  # a slug of games.registry
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=60, blank=True)  # as typed; empty for a default name
+    name_kind = models.CharField(max_length=8, choices=NameKind.choices, blank=True, default=NameKind.TYPED)
+    named_for = models.CharField(max_length=150, blank=True)  # a default name's player: its creator
     options = models.JSONField(default=dict)
     seats_total = models.PositiveSmallIntegerField()
     stake = models.PositiveIntegerField(default=0, help_text=_("Chips per seat; 0 is friendly."))
@@ -48,10 +69,18 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.name}"
+        return f"#{self.pk} {self.title}"
 
     def get_absolute_url(self) -> str:
         return reverse("lobby:table", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        """The table's name in the active language: as typed, or its default worded."""
+        words = DEFAULT_NAMES.get(self.name_kind)
+        if words is None:
+            return self.name
+        return gettext(words) % {"name": self.named_for}
 
     @property
     def is_competitive(self) -> bool:
@@ -128,6 +157,9 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
+        """The name the table shows; a bot's in the active language (``Ada (bot, greedy)``)."""
+        if self.is_bot:
+            return player_name(self.name, self.bot_level)
         return f"{self.name} (guest)" if self.is_guest else self.name
 
 

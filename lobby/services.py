@@ -144,9 +144,12 @@ def table_create(
     seats_total: int,
     stake: int = 0,
     name: str = "",
+    name_kind: str = Table.NameKind.TABLE,
     ip: str | None = None,
 ) -> Table:
-    """Open a table; its creator hosts it and sits in seat 1."""
+    """Open a table; its creator hosts it and sits in seat 1. Its name is ``name`` as
+    typed or, without one, the default of ``name_kind`` (``Table.NameKind``), kept
+    language-neutral (its kind and its creator's name) and worded for each reader."""
     spec = get_game(game)
     if spec is None:
         raise TableError("NO_SUCH_GAME", gettext("There is no such game."))
@@ -168,8 +171,9 @@ def table_create(
     _check_may_host(player, ip)
     table = Table(
         game=game,
-        # The default name is the table's own, in its host's language.
-        name=(name.strip() or gettext("%(name)s's table") % {"name": player.name})[:60],
+        name=name.strip()[:60],
+        name_kind=Table.NameKind.TYPED if name.strip() else name_kind,
+        named_for="" if name.strip() else player.name,
         options=options,
         seats_total=seats_total,
         stake=stake,
@@ -607,6 +611,20 @@ def _check_bot(table: Table, player: PlayerRef | None, number: int) -> None:
         )
 
 
+# Bots' names, one for each seat, so that every bot at a table has its own (issue 30:
+# a practice read "Bot (greedy) attacks Bot (greedy)"). Our choice: pioneers of
+# computing, names that read the same in every language; the word "bot" and the level
+# are added where the name is shown, in the reader's language (games.words.bot_name).
+BOT_NAMES = (
+    "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Claude", "Hedy", "Konrad", "Radia", "Linus", "Frances",
+)
+
+
+def bot_name_for(seat: int) -> str:
+    """The name of a bot in ``seat`` (1–12), stored language-neutral."""
+    return BOT_NAMES[(seat - 1) % len(BOT_NAMES)]
+
+
 @transaction.atomic
 def bot_add(*, table_id: int, player: PlayerRef | None, number: int, level: str) -> Seat:
     """The host seats a computer player. Bots play only at friendly tables."""
@@ -625,7 +643,7 @@ def bot_add(*, table_id: int, player: PlayerRef | None, number: int, level: str)
         )
     if table.seats.filter(number=number).exists():
         raise TableError("SEAT_TAKEN", gettext("Seat %(seat)s is taken.") % {"seat": number})
-    seat = Seat.objects.create(table=table, number=number, bot_level=level, name=f"Bot ({level})", ready=True)
+    seat = Seat.objects.create(table=table, number=number, bot_level=level, name=bot_name_for(number), ready=True)
     broadcast.table_changed(table.pk)
     return seat
 
@@ -668,7 +686,7 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
         game=game,
         options=options,
         seats_total=seats,
-        name=gettext("%(name)s practice") % {"name": player.name if player else ""},
+        name_kind=Table.NameKind.PRACTICE,
         ip=ip,
     )
     for number in range(2, seats + 1):
@@ -702,7 +720,7 @@ def solo_create(*, player: PlayerRef | None, game: str, ip: str | None = None) -
         game=game,
         options={**spec.options_form.defaults(), "solo": True},
         seats_total=1,
-        name=gettext("%(name)s solo") % {"name": player.name if player else ""},
+        name_kind=Table.NameKind.SOLO,
         ip=ip,
     )
     seat_ready(table_id=table.pk, player=player, ready=True)

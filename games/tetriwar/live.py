@@ -146,7 +146,7 @@ class TetriWarLive(LiveGameBase):
             elif kind == "store":
                 parts.append(render.store(seat, tuple(p.store)))
             elif kind == "feed":
-                parts.append(render.feed(seat, tuple(p.feed)))
+                parts.append(render.feed(seat, tuple(p.feed), self._names()))
             elif kind == "control":
                 parts.append(render.control(seat, event.reversed))
             elif kind == "eliminated":
@@ -177,7 +177,7 @@ class TetriWarLive(LiveGameBase):
                 score=render.score(seat, 0, self.options.start_level, 0, 0, oob=False),
                 next=render.next_pieces(seat, (), oob=False),
                 store=render.store(seat, (), oob=False),
-                feed=render.feed(seat, (), oob=False),
+                feed=render.feed(seat, (), {}, oob=False),
                 control=render.control(seat, False, oob=False),
                 status=render.status(seat, "", oob=False),
             )
@@ -191,11 +191,16 @@ class TetriWarLive(LiveGameBase):
             score=render.score(seat, p.score, p.level, p.lines, p.eliminations, oob=False),
             next=render.next_pieces(seat, p.bag.peek(3), oob=False),
             store=render.store(seat, tuple(p.store), oob=False),
-            feed=render.feed(seat, tuple(p.feed), oob=False),
+            feed=render.feed(seat, tuple(p.feed), self._names(), oob=False),
             control=render.control(seat, self._reversed(seat), oob=False),
             status=self._status(seat, oob=False),
         )
         return context
+
+    def _names(self) -> dict[int, str]:
+        """Each seat's name as the table shows it, in the active language (a received
+        bomb is marked with its sender's)."""
+        return {seat: self.name(seat) for seat in self.seats}
 
     def _reversed(self, seat: int) -> bool:
         p, game = self.game.players[seat], self.game

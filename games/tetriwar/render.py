@@ -14,7 +14,7 @@ engine's own shape table (``pieces_css``) places its four cells.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from html import escape
 
@@ -138,27 +138,42 @@ def next_pieces(seat: int, kinds: tuple[str, ...], oob: bool = True) -> str:
 BOMB_SIDES = {"red": gettext_noop("red, attack"), "green": gettext_noop("green, defence")}
 
 
-def bomb_chip(bomb: str, number: int | None = None) -> str:
-    """A bomb in a store or a feed; its tooltip says what it does (and, received,
-    from whom: ``number`` as the receiver numbers players)."""
+def bomb_chip(bomb: str) -> str:
+    """A bomb in a store; its tooltip says what it does."""
     words = {
         "bomb": gettext(BOMB_LABELS[bomb]),
         "side": gettext(BOMB_SIDES[bomb_colour(bomb)]),
         "effect": gettext(BOMB_HELP[bomb]),
-        "number": number,
     }
-    if number is None:
-        title = gettext("%(bomb)s (%(side)s): %(effect)s") % words
-    else:
-        title = gettext("%(bomb)s (%(side)s) from player %(number)s: %(effect)s") % words
-    return _chip(bomb, number, title)
+    return _chip(bomb, gettext("%(bomb)s (%(side)s): %(effect)s") % words, "")
 
 
-@lru_cache(maxsize=256)
-def _chip(bomb: str, number: int | None, title: str) -> str:
-    tail = f"<b>{number}</b>" if number is not None else ""
+def received_chip(bomb: str, from_seat: int, key: int, sender: str) -> str:
+    """A received bomb, marked with who dropped it (RULES.md §1): the sender's board
+    label (their seat, as every board is labelled) for whoever watches the board, and
+    on the receiver's own board the key that receiver presses for the sender, which
+    counts from the receiver's seat (static/css/tetriwar.css shows one of the two);
+    the tooltip names the sender and says both."""
+    words = {
+        "bomb": gettext(BOMB_LABELS[bomb]),
+        "side": gettext(BOMB_SIDES[bomb_colour(bomb)]),
+        "effect": gettext(BOMB_HELP[bomb]),
+        "name": sender,
+        "seat": from_seat,
+        "key": key,
+    }
+    title = gettext("%(bomb)s (%(side)s) from %(name)s, player %(seat)s (key %(key)s on this board): %(effect)s") % words
+    # the marks are drawn, and read out by the label (a screen reader may skip a title)
+    marks = f'<b class="from" aria-hidden="true">{from_seat}</b><b class="key" aria-hidden="true">{key}</b>'
+    return _chip(bomb, title, marks, labelled=True)
+
+
+@lru_cache(maxsize=512)
+def _chip(bomb: str, title: str, marks: str, labelled: bool = False) -> str:
+    label = escape(title)
+    role = f' role="img" aria-label="{label}"' if labelled else ""
     return (
-        f'<span class="bomb {bomb_colour(bomb)}" title="{escape(title)}" data-g="{BOMB_GLYPHS[bomb]}">{tail}</span>'
+        f'<span class="bomb {bomb_colour(bomb)}" title="{label}"{role} data-g="{BOMB_GLYPHS[bomb]}">{marks}</span>'
     )
 
 
@@ -170,10 +185,11 @@ def store(seat: int, bombs: tuple[str, ...], oob: bool = True) -> str:
     return f'<div id="bombs-{seat}" class="store" aria-label="{label}"{swap}>{items}</div>'
 
 
-def feed(seat: int, entries, oob: bool = True) -> str:
-    """Received bombs along the top of the board, each with the sender's number."""
+def feed(seat: int, entries, names: Mapping[int, str], oob: bool = True) -> str:
+    """Received bombs along the top of the board, each marked with its sender
+    (``names``: each seat's name as the table shows it)."""
     swap = ' hx-swap-oob="true"' if oob else ""
-    items = "".join(bomb_chip(e.bomb, e.sender) for e in entries)
+    items = "".join(received_chip(e.bomb, e.from_seat, e.sender, names.get(e.from_seat, "")) for e in entries)
     label = escape(gettext("Bombs received"))
     return f'<div id="feed-{seat}" class="feed" aria-label="{label}"{swap}>{items}</div>'
 

@@ -103,7 +103,7 @@ def test_practice_against_a_bot_in_two_clicks(live_server_url, host, browser, sc
     log_in(page, live_server_url, "hostess")
     page.goto(f"{live_server_url}/lobby/")
     page.get_by_role("button", name="Practise TetriWar against a bot").click()  # one
-    expect(page.locator("#seat-2")).to_contain_text("Bot (medium)")
+    expect(page.locator("#seat-2")).to_contain_text("Alan (bot, medium)")
     page.get_by_role("button", name="Start the game").click()  # two
     expect(page.locator("#clock")).to_have_text(re.compile(r"^[23]:\d\d$"), timeout=TIMEOUT)
     # The bot plays by itself: blocks pile up on its board.

@@ -95,5 +95,5 @@ async def test_practice_against_the_viertris_bot(host, outsider, fake_clock):
         fake_clock.t += 1.3
         await tick(table.pk)
         await asyncio.sleep(0.1)  # one host step per tick (queued ticks are handled together)
-    reply = await receive_until(me, "Bot \\(greedy\\): column")
+    reply = await receive_until(me, "Alan \\(bot, greedy\\): column")
     assert "hostess to move" in reply

@@ -12,7 +12,7 @@ from tests.personas import ref
 def test_the_host_seats_a_bot_that_is_ready_at_once(host, make_table):
     table = make_table(ref(host), seats=3)
     seat = services.bot_add(table_id=table.pk, player=ref(host), number=2, level="hard")
-    assert seat.is_bot and seat.ready and seat.display_name == "Bot (hard)"
+    assert seat.is_bot and seat.ready and seat.display_name == "Alan (bot, hard)"
 
 
 def test_only_the_host_seats_or_removes_bots(host, opponent, make_table):

@@ -17,7 +17,7 @@ def test_creating_a_table_seats_the_host_in_seat_one(host, make_table):
     assert table.status == Table.Status.OPEN
     assert list(table.seats.values_list("number", "user__username")) == [(1, "hostess")]
     assert selectors.is_host(table, ref(host))
-    assert table.name == "hostess's table"
+    assert table.title == "hostess's table" and table.name == "" and table.name_kind == "table"
 
 
 def test_an_unknown_game_is_refused(host):

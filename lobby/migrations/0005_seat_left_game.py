@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lobby', '0003_watcher_server'),
+        ('lobby', '0004_table_name_kind'),
     ]
 
     operations = [
