@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 # wait for the same one. Keys are never reused (a random one per message), so an entry
 # is never stale; past this many they are all dropped at once.
 TRANSLATIONS_KEPT = 256
+# A socket that thinks no game runs asks the table again at most this often (a flood of
+# frames from a spectator costs no query each).
+RECHECK_SECONDS = 1.0
 _translations: dict[tuple[str, str, str], asyncio.Future] = {}
 
 
@@ -79,6 +83,7 @@ class TableConsumer(SiteConsumer):
 
     seat: int | None = None
     running = False
+    checked_at = float("-inf")  # when a frame last made this socket ask the table (refresh_seat)
     frames: tuple[type[wire.Frame], ...] = ()
 
     async def on_connect(self) -> None:
@@ -140,6 +145,11 @@ class TableConsumer(SiteConsumer):
             if await self.spend(frame.cost):
                 await self.to_host(messages.Sync)
             return
+        if not self.running and time.monotonic() - self.checked_at >= RECHECK_SECONDS:
+            # The game's first fragments come from its host, the news that it started
+            # through the layer: a key pressed between the two asks the table itself.
+            self.checked_at = time.monotonic()
+            await self.refresh_seat()
         if self.seat is None:
             raise ClientError("SPECTATOR", gettext("Spectators watch; take a seat before the next game to play."))
         if not self.running:

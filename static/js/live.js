@@ -119,6 +119,8 @@
     const ask = next.querySelector("[data-rematch]");
     const wait = next.querySelector("[data-rematch-wait]");
     if (ask) { ask.hidden = !button; ask.disabled = false; }
+    // The results' button is the one to press: the status's own stays out of sight.
+    if (button && ask) button.closest("form").hidden = true;
     if (wait) {
       wait.hidden = Boolean(button) || !hint;
       wait.textContent = hint && !button ? hint.textContent : "";
@@ -130,7 +132,7 @@
     const button = document.getElementById("rematch-button");
     if (!button) return;
     ask.disabled = true; // one tap asks once; the answer's panels say what comes next
-    button.click();
+    button.closest("form").requestSubmit(button);
   });
   document.body.addEventListener("htmx:afterSwap", () => { panelMessage(); nextAction(); });
 

@@ -296,3 +296,100 @@ def test_a_replay_fits_the_screen_with_its_boards_first_and_its_link_box_shut(
     expect(link).to_be_visible()
     expect(page.locator("#replay-link-text")).to_have_value(re.compile(r"/replay/\?t="))
     assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)
+
+
+# --- the end of a game (issue 30): the results and the one thing to do next, in view -------
+END_SIZES = [(390, 844), (1366, 768)]
+
+
+@pytest.fixture
+def games_to_end(_room_to_host, live_server_url, host, opponent, third) -> dict[str, str]:
+    """A table of every game with only people at it, all ready: the host and one other
+    (Block-Killer, for three or more: two others). When the others leave, the game ends."""
+    from lobby import services
+
+    urls = {}
+    for kind, spec in GAMES.items():
+        players = (host, opponent, third)[: max(2, spec.min_seats)]
+        table = services.table_create(
+            player=ref(host), game=kind, options=spec.options_form.defaults(), seats_total=len(players)
+        )
+        for number, user in enumerate(players[1:], start=2):
+            services.seat_take(table_id=table.pk, player=ref(user), number=number)
+        for user in players:
+            services.seat_ready(table_id=table.pk, player=ref(user), ready=True)
+        urls[kind] = (f"{live_server_url}{table.get_absolute_url()}", len(players))
+    return urls
+
+
+# The results' headings with a word broken over two lines ("PLAC/E"): more lines than words.
+HEADINGS_ON_MORE_THAN_ONE_LINE = """() => [...document.querySelectorAll("#results th")].filter((th) => {
+  const range = document.createRange();
+  range.selectNodeContents(th);
+  const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return tops.size > th.innerText.trim().split(/\\s+/).length;
+}).map((th) => th.innerText)"""
+
+
+def in_view(page, selector: str) -> str | None:
+    """Why ``selector`` is not wholly on the screen as it stands (no scrolling), or None."""
+    box = page.locator(selector).first.bounding_box()
+    viewport = page.viewport_size
+    if box is None:
+        return f"{selector} is not shown"
+    if box["y"] < -0.5 or box["y"] + box["height"] > viewport["height"] + 0.5:
+        return f"{selector} lies at {box['y']:.0f}..{box['y'] + box['height']:.0f}, off the screen"
+    return None
+
+
+@pytest.mark.parametrize("size", END_SIZES, ids=[f"{w}x{h}" for w, h in END_SIZES])
+def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
+    games_to_end, live_server_url, browser, screenshot, size
+):
+    width, height = size
+    touch = width < 1024
+    problems: list[str] = []
+    for kind, (url, count) in games_to_end.items():
+        pages = []
+        for name in ("hostess", "opponent", "thirdwheel")[:count]:
+            page = browser.new_context(
+                viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+            ).new_page()
+            page.set_default_timeout(TIMEOUT)
+            log_in(page, live_server_url, name)
+            page.goto(url)
+            pages.append(page)
+        host_page, others = pages[0], pages[1:]
+        host_page.get_by_role("button", name="Start the game").click()
+        for page in pages:
+            expect(page.locator("#table-status")).to_contain_text("A game is being played.")
+            expect(page.locator(COUNTDOWNS)).to_have_count(0)
+        # The player scrolled to play, as on a phone: the end must come into view by itself.
+        host_page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        for page in others:  # the others leave: the host is left alone, and the game ends
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.get_by_role("button", name="Leave the game").click()
+        for page in pages:
+            expect(page.locator("#results-title")).to_have_text("Results")
+            # One thing to do next, and it is Rematch (not I'm ready, nor Start).
+            expect(page.locator("[data-rematch]")).to_be_visible()
+            expect(page.get_by_role("button", name="I'm ready")).to_have_count(0)
+            expect(page.locator("#start-button")).to_have_count(0)
+        problems += [
+            f"the end of {kind}: {why}"
+            for why in (in_view(host_page, "#results-title"), in_view(host_page, "[data-rematch]"))
+            if why
+        ]
+        problems += layout_problems(host_page, width, f"the end of {kind}", "#results")
+        broken = host_page.evaluate(HEADINGS_ON_MORE_THAN_ONE_LINE)
+        problems += [f"the end of {kind}: the heading {text!r} breaks over lines" for text in broken]
+        screenshot(host_page, f"layout-end-{kind}-{width}x{height}")
+        # The rematch: the one who left stayed at the table, and plays again when asked.
+        for page in pages:
+            page.locator("[data-rematch]").click()
+        for page in pages:
+            expect(page.locator("#table-status")).to_contain_text("A game is being played.")
+            expect(page.locator("#results-title")).to_have_count(0)
+        for page in pages:
+            page.context.close()
+    assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)

@@ -56,7 +56,9 @@ def test_no_caption_of_a_bots_game_is_its_input_log(host, kind):
 def test_a_third_option_caption_names_the_card_and_where_it_went(host):
     record = recorded(recorded_bots_game(host, "thirdoption", seed=41))
     replay = Replay.of(record)
-    names = {p["seat"]: p["name"] for p in record.setup["players"]}
+    # Each seat as the table shows it (a bot: "Alan (bot, greedy)").
+    table = replay._state(0, record.log[0][0])
+    names = {p["seat"]: table.name(p["seat"]) for p in record.setup["players"]}
     said = re.compile(r"^(?P<who>.+?) places (?P<card>\S+) at row (?P<row>\d+), column (?P<column>\d+)")
     for m in replay.moments:
         _, seat, text = record.log[m.entry - 1]

@@ -34,10 +34,11 @@ async def test_a_bots_seat_and_moves_reach_each_socket_in_its_language(host, out
     german = await open_socket(path, await cookie_for(outsider))
     chinese = await open_socket(path, f"{COOKIE}=zh-hans".encode())
     await database_sync_to_async(services.bot_add)(table_id=table.pk, player=ref(host), number=2, level="greedy")
-    assert "Alan (bot, greedy)" in await receive_until(english, 'id="seat-panel"')
-    panel = await receive_until(german, 'id="seat-panel"')
+    # (Each socket had its panels as it connected: the ones with the bot come after.)
+    assert "Alan (bot, greedy)" in await receive_until(english, 'id="seat-panel"[^$]*Alan')
+    panel = await receive_until(german, 'id="seat-panel"[^$]*Alan')
     assert "Alan (Bot, gierig)" in panel and "(bot," not in panel
-    assert "Alan（机器人，贪心）" in await receive_until(chinese, 'id="seat-panel"')
+    assert "Alan（机器人，贪心）" in await receive_until(chinese, 'id="seat-panel"[^$]*Alan')
 
     await database_sync_to_async(services.table_start)(table_id=table.pk, player=ref(host))
     for ws in (english, german, chinese):
