@@ -94,7 +94,9 @@ def test_every_role_sees_every_state_of_a_table_without_a_console_error(live_ser
         expect(page.locator("#results-title")).to_have_text("Results")
         expect(page.locator("#table-status")).to_contain_text("Waiting for players")
         expect(page.locator("#results")).not_to_contain_text("ready")
-    expect(p1.locator("#rematch-button")).to_be_visible()  # the players are offered a rematch
+    # The players are offered a rematch: one button, at the top of the results (issue 30).
+    expect(p1.get_by_role("button", name="Rematch")).to_be_visible()
+    expect(p1.locator("#results [data-rematch]")).to_be_in_viewport()
     expect(pages["outsider"].locator("#rematch-button")).to_have_count(0)
 
     # Reloaded after the game, every page shows the waiting table.
