@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games.registry import GAMES
@@ -126,6 +127,10 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
         )
     for selector in ("main h1", *boxes):
         element = page.locator(selector).first
+        try:  # a live push may be replacing it this instant: it must be back, visible, soon
+            element.wait_for(state="visible", timeout=3000)
+        except PlaywrightTimeout:
+            pass
         box = element.bounding_box() if element.is_visible() else None
         if box is None:
             problems.append(f"{what}: {selector} is not visible")
