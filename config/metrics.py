@@ -63,6 +63,17 @@ HUB_OUTBOX_DROPPED = Counter(
     "tetriwar_hub_outbox_dropped",
     "Fragments for other processes' sockets dropped because the layer fell too far behind (games/hub.py).",
 )
+CORRECTIONS = Counter(
+    "tetriwar_corrections",
+    "TetriWar keys after which a page's own board, played ahead, differed from the "
+    "server's: the server sent its board back (games/tetriwar/live.py).",
+)
+TIMED_KEYS = Counter(
+    "tetriwar_timed_keys",
+    "TetriWar keys stamped by a page that plays ahead, by how they were applied: at "
+    "their stamp, or clamped (later than the seat's lag allowance; games/tetriwar/lag.py).",
+    ["applied"],
+)
 
 if MULTIPROC_DIR:
     # This process's live gauges stop counting when it exits (a killed process's

@@ -224,6 +224,7 @@ class LiveTable:
                 self.latency.observe(time.perf_counter() - arrived)
         if events:
             await self.send_private(events)
+        await self.send_own(events, self.now())
         if self.leaving:
             # Their pages stop offering the game and its Leave button (the seat panel).
             seats, self.leaving = self.leaving, []
@@ -243,7 +244,7 @@ class LiveTable:
         try:
             if not self.started:
                 raise IllegalIntent("NOT_STARTED", gettext_noop("The game has not started yet."))
-            events.extend(self.live.apply(message.seat, message.intent, now))
+            events.extend(self.live.apply(message.seat, message.intent, now, at=message.at))
         except IllegalIntent as err:
             if message.reply:
                 words, code = err.message, err.code
@@ -251,6 +252,9 @@ class LiveTable:
             return
         if message.seq is not None:
             acks.append((message.seat, message.seq))
+            # A page that plays its own board learns, after this step, whether the
+            # server's board came out as its own did (``send_own``).
+            self.live.acknowledge(message.seat, message.seq, message.claim)
 
     async def on_sync(self, message: messages.Sync, now: float, events: list, acks: list) -> None:
         if message.seat in self.connections and message.reply:
@@ -329,6 +333,15 @@ class LiveTable:
                 if language not in by_language:
                     by_language[language] = in_language(language, lambda seat=seat: self.live.render_private(seat))
                 await self.reply(channel, by_language[language])
+
+    async def send_own(self, events: list[Any], now: float) -> None:
+        """Each seat's news of its own board, to the seat's sockets alone: a real-time
+        game's acknowledgements of the keys its page played ahead (games/live.py,
+        ``own_news``). No words in it, so one text serves every language."""
+        for seat, news in self.live.own_news(events, now).items():
+            conn = self.connections.get(seat)
+            for channel in sorted(conn.sockets) if conn is not None else ():
+                await self.reply(channel, news)
 
     def forfeit_the_gone(self, now: float) -> list[Any]:
         events: list[Any] = []

@@ -46,7 +46,9 @@ class LiveGame(Protocol):
     finished: bool
 
     def begin(self, now: float) -> None: ...
-    def apply(self, seat: int, intent: str, now: float) -> list[Any]: ...
+    def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]: ...
+    def acknowledge(self, seat: int, seq: int, claim: int | None) -> None: ...
+    def own_news(self, events: list[Any], now: float) -> dict[int, str]: ...
     def advance(self, now: float) -> list[Any]: ...
     def forfeit(self, seat: int, now: float) -> list[Any]: ...
     def disconnected(self, seat: int, now: float) -> list[Any]: ...
@@ -177,11 +179,23 @@ class LiveGameBase:
         self.start = now
         self.game = self.Game(self.options, self.seed, self.seats, now)
 
-    def apply(self, seat: int, intent: str, now: float) -> list[Any]:
+    def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]:
         """Apply a player's intent, in the engine's text form (``"bomb:3"``): the
-        consumer decoded and typed the frame it came in (games/wire.py)."""
+        consumer decoded and typed the frame it came in (games/wire.py). ``at``: when a
+        real-time page played the key (its game clock, ms); turn-based games act on
+        arrival and ignore it."""
         assert self.game is not None
         return self.game.apply(seat, self.Intent.parse(intent), now)
+
+    def acknowledge(self, seat: int, seq: int, claim: int | None) -> None:
+        """The seat's intent ``seq`` was applied just now; ``claim`` is what the page
+        says its own board became (a hash). Nothing, for a game the page does not play
+        ahead."""
+
+    def own_news(self, events: list[Any], now: float) -> dict[int, str]:
+        """After a step, what each seat's own page needs to keep playing its board
+        ahead (acknowledgements, a corrected board), by seat. None, for most games."""
+        return {}
 
     def advance(self, now: float) -> list[Any]:
         return self.game.advance(now) if self.game else []

@@ -59,11 +59,27 @@ class Forfeit(Frame, tag="forfeit"):
 
 TABLE_FRAMES: tuple[type[Frame], ...] = (Resync, Forfeit)
 
+# A real-time game's clock, in milliseconds since its start: 24 hours is far beyond
+# any game, and keeps a stamp a small integer.
+GameTime = Annotated[int, msgspec.Meta(ge=0, le=24 * 3600 * 1000)]
+BoardHash = Annotated[int, msgspec.Meta(ge=0, le=2**32 - 1)]
 
-def plain_frame(tag: str) -> type[Frame]:
+
+class TimedFrame(Frame):
+    """A real-time key that a page has already played on its own board: ``t`` is when
+    (the game's clock, ms, as the page keeps it), ``h`` the hash of the page's board
+    right after it (games/tetriwar/lag.py, static/js/tetriwar_predict.js). Both are
+    optional: a page that does not predict sends neither, and the key acts when it
+    arrives."""
+
+    t: GameTime | None = None
+    h: BoardHash | None = None
+
+
+def plain_frame(tag: str, base: type[Frame] = Frame) -> type[Frame]:
     """The type of a frame that is its intent's name alone (``{"intent": "left"}``)."""
     name = "".join(part.title() for part in tag.split("_"))
-    return msgspec.defstruct(name, [], bases=(Frame,), tag=tag, module=__name__)
+    return msgspec.defstruct(name, [], bases=(base,), tag=tag, module=__name__)
 
 
 def error_fragment(message: str, code: str) -> str:

@@ -157,7 +157,13 @@ class TableConsumer(SiteConsumer):
         if isinstance(frame, wire.Forfeit):
             await self.to_host(messages.Forfeit)
             return
-        await self.to_host(messages.Intent, intent=frame.intent_text(), seq=frame.seq)
+        await self.to_host(
+            messages.Intent,
+            intent=frame.intent_text(),
+            seq=frame.seq,
+            at=getattr(frame, "t", None),
+            claim=getattr(frame, "h", None),
+        )
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Everything this socket needs is in the message: no query per socket.

@@ -263,7 +263,7 @@ class BlockKillerLive(LiveGameBase):
         self.log_lines.append(Sentence(gettext_lazy("%(who)s begins"), who=self.who(self.game.turn)))
         self._follow()
 
-    def apply(self, seat: int, intent: str, now: float) -> list[Any]:
+    def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]:
         self._follow()
         events = super().apply(seat, intent, now)
         self._follow()

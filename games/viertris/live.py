@@ -68,7 +68,7 @@ class ViertrisLive(LiveGameBase):
     def _remember(self) -> None:
         self._before = list(self.game.board()) if self.game else None
 
-    def apply(self, seat: int, intent: str, now: float) -> list[Any]:
+    def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]:
         self._remember()
         events = self.game.advance(now)
         try:
