@@ -546,7 +546,7 @@ def run_cases(base: str, proxy: ProxyThread, tables: list[dict], cases: list[Cas
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
         try:
-            for case, table in zip(cases, tables):
+            for case, table in zip(cases, tables, strict=True):
                 proxy.set(case.delay, case.jitter)
                 context = browser.new_context(viewport={"width": 1366, "height": 768})
                 name, value = table["cookie"]
