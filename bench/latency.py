@@ -134,6 +134,8 @@ class DelayProxy:
                 return
             await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer),
                                  return_exceptions=True)
+        except asyncio.CancelledError:
+            writer.close()  # the proxy closes: end quietly (asyncio would report a cancelled client)
         finally:
             self._tasks.discard(task)
 
@@ -596,6 +598,7 @@ def report(cases: list[Case], handling: tuple[int, int], bots: list[str]) -> Non
                 print(f"{n}_{kind}_p90_target: <= {TARGET_P90_MS}")
         print(f"{n}_hold_count: {len(case.hold_ms)}")
         print(f"{n}_hold_p50_ms: {percentile(case.hold_ms, 0.5):.1f}")
+        print(f"{n}_hold_p90_ms: {percentile(case.hold_ms, 0.9):.1f}")
         print(f"{n}_hold_excess_p50_ms: {percentile(case.ms['hold_excess'], 0.5):.1f}")
         print(f"{n}_hold_excess_p90_ms: {percentile(case.ms['hold_excess'], 0.9):.1f}")
         if judged:
