@@ -1,0 +1,114 @@
+"""bench/latency.py: its delaying proxy alone (bytes in order, each held at least the
+delay, jitter never reordering), and a short run of the whole bench in Chromium.
+No timing thresholds: what is measured is the bench's business, not the tests'."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.latency import DelayProxy
+from tests.needs import need_chromium
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+async def _through_proxy(delay_ms: float, jitter_ms: float, messages: int = 60):
+    """Messages sent each way through the proxy, in small bursts: what arrived and when."""
+    loop = asyncio.get_running_loop()
+    arrived: dict[str, list[tuple[float, bytes]]] = {"up": [], "down": []}
+    sent: dict[str, list[tuple[float, bytes]]] = {"up": [], "down": []}
+
+    async def collect(reader, direction):
+        while data := await reader.read(65536):
+            arrived[direction].append((loop.time(), data))
+
+    def message(direction, i):
+        return f"{direction}:{i:04d};".encode()
+
+    async def send(writer, direction):
+        for i in range(messages):
+            data = message(direction, i)
+            sent[direction].append((loop.time(), data))
+            writer.write(data)
+            await writer.drain()
+            await asyncio.sleep(0.002 if i % 5 else 0.015)
+        writer.write_eof()
+
+    server_done = asyncio.Event()
+
+    async def server(reader, writer):
+        await asyncio.gather(collect(reader, "up"), send(writer, "down"))
+        writer.close()
+        server_done.set()
+
+    upstream = await asyncio.start_server(server, "127.0.0.1", 0)
+    proxy = DelayProxy(upstream.sockets[0].getsockname()[:2], delay_ms=delay_ms, jitter_ms=jitter_ms, seed=7)
+    port = await proxy.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    await asyncio.wait_for(asyncio.gather(send(writer, "up"), collect(reader, "down")), 30)
+    await asyncio.wait_for(server_done.wait(), 30)
+    writer.close()
+    await proxy.close()
+    upstream.close()
+    await upstream.wait_closed()
+    return sent, arrived
+
+
+def _arrival_of_each(sent, arrived):
+    """For each message sent, the time its last byte arrived."""
+    stream = b"".join(data for _, data in arrived)
+    assert stream == b"".join(data for _, data in sent)  # every byte, in order
+    times, end, at = [], 0, iter(arrived)
+    received = 0
+    current = None
+    for _, data in sent:
+        end += len(data)
+        while received < end:
+            current = next(at)
+            received += len(current[1])
+        times.append(current[0])
+    return times
+
+
+@pytest.mark.parametrize(("delay_ms", "jitter_ms"), [(0, 0), (40, 0), (30, 60)])
+async def test_the_proxy_delays_each_direction_and_keeps_the_bytes_in_order(delay_ms, jitter_ms):
+    sent, arrived = await _through_proxy(delay_ms, jitter_ms)
+    for direction in ("up", "down"):
+        times = _arrival_of_each(sent[direction], arrived[direction])
+        for (at, data), got in zip(sent[direction], times, strict=True):
+            # never early (a millisecond for the event loop's clock resolution)
+            assert got - at >= delay_ms / 1000 - 0.001, (direction, data, got - at)
+        assert times == sorted(times)
+
+
+async def test_jitter_varies_the_delay_but_never_reorders():
+    sent, arrived = await _through_proxy(0, 80, messages=80)
+    for direction in ("up", "down"):
+        times = _arrival_of_each(sent[direction], arrived[direction])
+        held = [got - at for (at, _), got in zip(sent[direction], times, strict=True)]
+        assert max(held) > min(held)  # the jitter is there (bytes still in order: above)
+
+
+@pytest.mark.browser
+def test_a_short_run_of_the_whole_bench():
+    need_chromium()
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "latency.py"), "--pieces", "3", "--delay", "0", "50"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ),
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = dict(line.split(": ", 1) for line in run.stdout.splitlines() if ": " in line)
+    for case in ("0ms", "50ms"):
+        assert lines[f"{case}_pieces"] == "3", run.stdout
+        for kind in ("tap", "rotate", "drop"):
+            assert f"{case}_{kind}_p90_ms" in lines
+        assert f"{case}_corrections_per_100_pieces" in lines
+    assert float(lines["50ms_drop_count"]) >= 1, run.stdout
+    assert lines["floor_drop_p50_ms"] != "nan", run.stdout
+    assert run.stdout.splitlines()[-1].startswith("tap_p90_ms_at_100ms_oneway: "), run.stdout
