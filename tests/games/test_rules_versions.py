@@ -23,6 +23,7 @@ from games.services import setup_of
 from games.tetriwar import rulebook
 from games.tetriwar.intents import Intent
 from games.tetriwar.legacy.engine import Game as GameV2
+from games.tetriwar.legacy.engine import GameV1
 from games.tetriwar.live import TetriWarLive
 from games.verify import check, record_check
 from lobby import services
@@ -127,3 +128,8 @@ def test_a_version_this_server_does_not_know_is_reported_not_crashed(client, hos
     response = client.get(reverse("games:replay", args=[game.pk]))  # the page says it is not available
     assert response.status_code == 200 and "The replay is not available" in response.content.decode()
     assert client.get(reverse("games:replay_at", args=[game.pk]), {"t": "1"}).status_code == 404
+
+
+def test_a_game_recorded_under_version_1_is_rebuilt_by_version_1s_engine(host):
+    game = as_version(recorded_v2_game(host), 1)
+    assert type(rebuilt(recorded(game)).game) is GameV1
