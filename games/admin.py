@@ -80,7 +80,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ("=id", "=table__id", "participations__name")
     date_hierarchy = "created_at"
     fieldsets = (
-        (None, {"fields": ("table", "kind", "status", "options", "seed", "stake", "pot")}),
+        (None, {"fields": ("table", "kind", "rules_version", "status", "options", "seed", "stake", "pot")}),
         (
             _("Result"),
             {"fields": ("scored", "unscored_reason", "abort_reason", "created_at", "started_at", "ended_at")},
@@ -102,6 +102,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     readonly_fields = (
         "table",
         "kind",
+        "rules_version",
         "status",
         "options",
         "seed",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from django.template.loader import get_template, render_to_string
 from django.utils.html import escape
@@ -18,6 +18,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from games.core.log import Rows
 from games.core.outcome import Outcome, Termination
 from games.core.protocol import IllegalIntent
+from games.core.rules import Rules, UnknownRules
 from games.registry import GAMES
 from games.wire import Frame
 from games.words import Sentence, bot_name, termination
@@ -104,6 +105,9 @@ class LiveGameBase:
     # Headings are marked with gettext_lazy: rendered in the language active then.
     RESULT_COLUMNS: tuple[tuple[Any, str], ...] = ((gettext_lazy("Score"), "score"),)
     POINTS_HEADING: Any = gettext_lazy("Points")  # the leaderboard points column, at competitive tables
+    # The version of the game's rules new games are played under, recorded on each game
+    # (Game.rules_version) so that its replay uses the same rules (``rules``).
+    RULES_VERSION: ClassVar[int] = 1
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.setup = setup
@@ -129,6 +133,15 @@ class LiveGameBase:
 
     def make_bot(self, level: str, rng: random.Random) -> Any:
         raise NotImplementedError
+
+    @classmethod
+    def rules(cls, version: int) -> Rules:
+        """The engine that plays a game recorded under ``version`` of the rules, and its
+        clock's unit; ``UnknownRules`` (a ValueError) for a version this code lacks. A
+        game whose rules changed keeps its older engines and overrides this."""
+        if version != cls.RULES_VERSION:
+            raise UnknownRules(version)
+        return Rules(version, cls.Game)
 
     def name(self, seat: int) -> str:
         """A seat's name as the table shows it, in the active language: a guest's

@@ -19,6 +19,11 @@ class Game(models.Model):
     kind = models.CharField(max_length=32)  # a slug of games.registry
     options = models.JSONField(default=dict)
     seed = models.BigIntegerField()
+    # The version of its kind's rules the game was played under (its live adapter's
+    # RULES_VERSION when it was created): a replay and its check use that version's engine.
+    rules_version = models.PositiveSmallIntegerField(
+        default=1, help_text="The version of its game's rules it was played under (its replay uses them)."
+    )
     stake = models.PositiveIntegerField(default=0)
     pot = models.PositiveIntegerField(default=0, help_text="Chips taken from the seats at the start.")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)

@@ -1,8 +1,16 @@
 """Finished games, rebuilt from their records: the seed, the options, the seats and the
-input log (``GameLog.data``: exact times, the engine's clock at the start and the end).
+input log (``GameLog.data``: exact times, the engine's clock at the start and the end),
+by the version of the game's rules it was played under (``Game.rules_version``).
 
     record = recorded(game)          # None for a game with no packed log (older games)
     live = rebuilt(record)           # its live adapter, the engine played to the end
+
+The live adapter is today's; its engine is the one of the record's rules (``Rules``, from
+the adapter's ``rules``: TetriWar keeps its older versions' engines in
+games/tetriwar/legacy). Clocks differ between versions (TetriWar's version 3 counts whole
+milliseconds, 1 and 2 float seconds): the record's doubles are turned into the engine's
+time (``Rules.clock``) before the engine sees them, and what people read (the seek bar,
+the moments) is in seconds (``Rules.seconds``).
 
 Every engine is deterministic (games/core/protocol.py, ``Replayable``), so a rebuilt
 game is the game that was played: the replay page shows it (games/views.py) and
@@ -17,6 +25,7 @@ import math
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from html import unescape
 from typing import Any
@@ -24,9 +33,10 @@ from typing import Any
 from django.utils.html import strip_tags
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from games.core.log import InputLog
+from games.core.log import Entry, InputLog
 from games.core.protocol import FORFEIT, RunsOnAClock
-from games.live import LiveGame, live_game_for
+from games.core.rules import Rules
+from games.live import LiveGame, live_game_class, live_game_for
 from games.models import Game
 from games.services import setup_of
 from games.words import Sentence
@@ -38,32 +48,45 @@ class Recorded:
 
     game: Game
     setup: dict[str, Any]
-    log: InputLog
-    start: float
+    log: InputLog  # its times as recorded: ``rules.clock`` makes them the engine's
+    start: float  # the engine's clock at the start and the end (``rules.clock`` made)
     end: float
+    rules: Rules  # the rules it was played under: their engine replays it
 
 
 def recorded(game: Game) -> Recorded | None:
     """The game's record, or None if it has none to replay (not finished, or recorded
-    before logs were packed)."""
+    before logs were packed). ValueError for a record that cannot be replayed here: a
+    damaged log, or rules this code does not know (``UnknownRules``)."""
     if game.status != Game.Status.FINISHED:
         return None
     data = getattr(getattr(game, "log", None), "data", b"")
     if not data:
         return None
     log, start, end = InputLog.unpack(bytes(data))
+    rules = live_game_class(game.kind).rules(game.rules_version)
     setup = setup_of(game)
     for player in setup["players"]:
         player["handling"] = None  # a replay takes each seat's handling from its log
-    return Recorded(game=game, setup=setup, log=log, start=start, end=end)
+    return Recorded(game=game, setup=setup, log=log, start=rules.clock(start), end=rules.clock(end), rules=rules)
 
 
 def rebuilt(record: Recorded) -> LiveGame:
-    """The game's live adapter with its engine played through the whole log to the end."""
+    """The game's live adapter with its engine, the record's rules', played through the
+    whole log to the end."""
     live: Any = live_game_for(record.setup)
     live.start = record.start
-    live.game = live.Game.replay(live.options, live.seed, live.seats, record.start, record.log, record.end)
+    entries = engine_entries(record.rules, record.log)
+    live.game = record.rules.game.replay(live.options, live.seed, live.seats, record.start, entries, record.end)
     return live
+
+
+def engine_entries(rules: Rules, log: InputLog) -> Iterable[Entry]:
+    """The log's entries with their times as the rules' engine counts them."""
+    if not rules.whole:
+        return log  # the doubles are the engine's own times
+    clock = rules.clock
+    return ((clock(t), seat, text) for t, seat, text in log)
 
 
 # --- playing a record back: the state at any moment ------------------------------------------
@@ -156,14 +179,27 @@ class Replay:
     key presses would cost more than the rest of the replay)."""
 
     def __init__(
-        self, setup: dict[str, Any], log: InputLog, start: float, end: float, *, every: int | None = None
+        self,
+        setup: dict[str, Any],
+        log: InputLog,
+        start: float,
+        end: float,
+        *,
+        every: int | None = None,
+        rules: Rules | None = None,
     ) -> None:
+        """``start`` and ``end``: the engine's clock; ``rules``: the record's (by default,
+        the rules the game's adapter plays now)."""
+        if rules is None:
+            live_class: Any = live_game_class(setup["kind"])
+            rules = live_class.rules(live_class.RULES_VERSION)
+        self.rules = rules
         self.setup = setup
         self.log = log
         self.start = start
         self.end = max(end, start)
-        self.duration = self.end - self.start
-        self._times = [t for t, _, _ in log]
+        self.duration = rules.seconds(self.end - self.start)
+        self._times = [t for t, _, _ in engine_entries(rules, log)]
         live = self._opened()
         self.turn_based = isinstance(live.game, RunsOnAClock)
         if every is None:
@@ -173,7 +209,7 @@ class Replay:
         self.every = every
         self._snapshots: list[Any] = [copy.deepcopy(live)]
         self.moments: list[Moment] = []
-        for i, (t, seat, text) in enumerate(log):
+        for i, (t, seat, text) in enumerate(engine_entries(rules, log)):
             before = self._probe(live)
             if not self.turn_based:
                 before = self._clock_moments(live, i, t, before)
@@ -187,7 +223,7 @@ class Replay:
 
     @classmethod
     def of(cls, record: Recorded, *, every: int | None = None) -> Replay:
-        return cls(record.setup, record.log, record.start, record.end, every=every)
+        return cls(record.setup, record.log, record.start, record.end, every=every, rules=record.rules)
 
     # --- the state at a moment ------------------------------------------------------------------
     def clamp(self, t: float) -> float:
@@ -209,7 +245,7 @@ class Replay:
         """The engine's time ``t`` seconds after the start; the end itself at the end (the
         sum of the start and the duration may miss it by a bit, and the last entry with it)."""
         t = self.clamp(t)
-        return self.end if t >= self.duration else self.start + t
+        return self.end if t >= self.duration else self.start + self.rules.ticks(t)
 
     def render_moment(self, i: int) -> str:
         """The ``#game`` region just after moment ``i`` (its entry played, and not the next
@@ -224,7 +260,8 @@ class Replay:
         k = min(n // self.every, len(self._snapshots) - 1)
         live = copy.deepcopy(self._snapshots[k])
         for i in range(k * self.every, n):
-            self._play(live, *self.log[i])
+            _, seat, text = self.log[i]
+            self._play(live, self._times[i], seat, text)
         events = live.advance(now)
         if self.turn_based and events:
             live.render_events(events)
@@ -240,6 +277,8 @@ class Replay:
         live.bots = {}  # nobody plays: the log does
         live.bot_seats = []
         live.begin(self.start)
+        if type(live.game) is not self.rules.game:  # an older version's engine plays it
+            live.game = self.rules.game.replay(live.options, live.seed, live.seats, self.start, ())
         live.game.log = _Discarded()
         return live
 
@@ -286,7 +325,10 @@ class Replay:
     def _at(self, t: float) -> float:
         """Seconds after the start, in ms, not before ``t`` (a link at ?t= shows what
         happened then) and not after the end."""
-        return min(math.ceil((t - self.start) * 1000) / 1000, self.duration)
+        seconds = self.rules.seconds(t - self.start)
+        if not self.rules.whole:  # whole ticks are whole ms already: no rounding up past them
+            seconds = math.ceil(seconds * 1000) / 1000
+        return min(seconds, self.duration)
 
     def _moments(
         self, live: Any, before: Any, i: int, t: float, seat: int, text: str, events: list[Any]
@@ -369,7 +411,7 @@ def replay_of(record: Recorded) -> Replay:
     ``ReplayBusy`` rather than queue behind more than ``OPENS_WAITING`` other opens."""
     global _opening
     data = bytes(record.game.log.data)
-    key = (record.game.pk, len(data), zlib.crc32(data))
+    key = (record.game.pk, record.rules.version, len(data), zlib.crc32(data))
     with _cache_lock:
         replay = _cache.get(key)
         if replay is not None:

@@ -64,6 +64,7 @@ def game_create(*, table: Table, seats: list[Seat]) -> Game:
         kind=table.game,
         options=table.options,
         seed=new_seed(),
+        rules_version=live_game_class(table.game).RULES_VERSION,  # its replay will use these rules
         stake=table.stake,
         started_at=timezone.now(),
     )

@@ -10,9 +10,10 @@ from django.views.decorators.http import require_GET
 
 from games import selectors, words
 from games.core.outcome import Termination
+from games.core.rules import UnknownRules
 from games.models import Game
 from games.registry import GAMES, get_game
-from games.replays import Replay, ReplayBusy, recorded, replay_of
+from games.replays import Recorded, Replay, ReplayBusy, recorded, replay_of
 from games.tetriwar.render import pieces_css
 
 # The rest of the family of RULES.md, named on the home page until each is playable.
@@ -102,6 +103,16 @@ def _get_replayed_game(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
+def _record(game: Game) -> Recorded | None:
+    """The game's record to replay; None also for one played under rules this server does
+    not know (a newer server's game): its page says the replay is not available, and
+    ``verify_games`` reports it."""
+    try:
+        return recorded(game)
+    except UnknownRules:
+        return None
+
+
 def _seconds(text: str) -> float:
     if len(text) > 24:
         raise BadMoment(gettext("t is a number of seconds after the start, such as t=12.5."))
@@ -154,7 +165,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game, "spec": spec, "players": _replay_players(game), "termination": termination
     }
-    record = recorded(game)
+    record = _record(game)
     if record is None:
         return render(request, "games/replay.html", context)
     try:
@@ -226,7 +237,7 @@ def replay_at(request: HttpRequest, game_id: int) -> HttpResponse:
     """One frame of a replay: ``{"t": seconds, "moment": number of the last moment by
     then (-1: none), "html": the #game region}``, at ``?t=<seconds>`` or ``?i=<moment>``."""
     game = _get_replayed_game(request, game_id)
-    record = recorded(game)
+    record = _record(game)
     if record is None:
         raise Http404(gettext("This game's replay is not available."))
     try:

@@ -23,8 +23,9 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games import wire
 from games.core.errors import InvalidOptions
+from games.core.rules import Rules
 from games.live import LiveGameBase
-from games.tetriwar import render
+from games.tetriwar import render, rulebook
 from games.tetriwar.ai import TetriWarAI
 from games.tetriwar.constants import HIDDEN_ROWS, MAX_PLAYERS, PAIRS
 from games.tetriwar.engine import Game, Intent, Options
@@ -66,6 +67,12 @@ class TetriWarLive(LiveGameBase):
         (gettext_lazy("Score"), "score"), (gettext_lazy("Lines"), "lines"),
         (gettext_lazy("Topped out"), "eliminations"),
     )
+
+    RULES_VERSION = rulebook.PLAYED_VERSION
+
+    @classmethod
+    def rules(cls, version: int) -> Rules:
+        return rulebook.rules(version)  # older games replay with the frozen engines
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)

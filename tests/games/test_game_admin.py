@@ -127,3 +127,12 @@ def test_the_admin_lists_moderation_actions_read_only(client, admin_user, oppone
 
     assert "Cheating" in html and "opponent" in html and "moderator" in html
     assert client.get(reverse("admin:accounts_moderationaction_add")).status_code == 403
+
+
+def test_a_games_page_shows_the_rules_version_it_was_played_under_read_only(client, admin_user, host, make_table):
+    game = Game.objects.create(table=make_table(ref(host)), kind="tetriwar", seed=1, rules_version=2)
+    client.force_login(admin_user)
+    html = client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    row = html.split('class="form-row field-rules_version"', 1)[1].split('class="form-row', 1)[0]
+    assert "<label>Rules version:</label>" in row and '<div class="readonly">2</div>' in row
+    assert 'name="rules_version"' not in html

@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = [("lobby", "0003_watcher_server"), ("games", "0007_game_replay")]
-AFTER = [("lobby", "0004_table_name_kind")]
+AFTER = [("lobby", "0004_table_name_kind"), ("games", "0008_game_rules_version")]
 
 
 def migrate(targets):

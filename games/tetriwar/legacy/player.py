@@ -1,0 +1,591 @@
+"""One player's board under TetriWar's rules versions 1 and 2 (frozen: see the package's
+docstring): the field, the falling piece, its clocks, score and bombs.
+
+Version 2 is this code as it was; version 1 is the same board with the lock-delay rule
+from before version 2 (``old_lock_rule``, see ``_touch``).
+
+Times are seconds on the caller's clock. ``INF`` means "not scheduled". Each method
+that changes something appends events to the list it is given. Field rows are counted
+from the top hidden row (see ``field``); views convert to visible rows.
+
+Held keys (``hold`` / ``release``) repeat on the player's own clock, as modern
+Guideline games do: a key going down moves the piece at once; held for DAS, it repeats
+every ARR (ARR 0: straight to the wall). Of ← and → held together the last pressed
+wins; releasing it hands over to the other, which starts its DAS again (no step at
+once). The charge carries over to the next piece: a charged key moves a new piece
+as soon as it spawns. A repeat that is blocked (a wall, a block) stops its clock until
+the piece or the field changes, so a key held against a wall costs no work.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from games.core.rng import weighted_choice
+from games.tetriwar import constants as C
+from games.tetriwar.events import (
+    BombReceived,
+    ControlChanged,
+    Eliminated,
+    FeedEntry,
+    FieldChanged,
+    NextChanged,
+    PieceChanged,
+    ScoreChanged,
+    StoreChanged,
+)
+from games.tetriwar.field import Field, fits
+from games.tetriwar.handling import DEFAULT_HANDLING, Handling
+from games.tetriwar.legacy import timing as T
+from games.tetriwar.pieces import CELLS, KICKS, ROW_COLUMNS, SHAPES, X_OFFSET, Bag
+
+INF = math.inf
+GRAVITY = T.GRAVITY
+LOCK_DELAY = T.LOCK_DELAY
+MAX_LOCK_RESETS = T.MAX_LOCK_RESETS
+HIDDEN = C.HIDDEN_ROWS
+FULL_ROW = C.FULL_ROW
+SHAPE_COUNT = C.WIDTH + X_OFFSET
+
+
+@dataclass(frozen=True)
+class PieceView:
+    kind: str
+    rotation: int  # 0 spawn, 1 R, 2, 3 L (clockwise turns)
+    x: int  # column of the piece box's left edge
+    y: int  # visible row of the box's top edge (negative: in the hidden rows)
+    cells: tuple[tuple[int, int], ...]  # (visible row, column)
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything a renderer needs about one board; rows are visible rows, 0 = top."""
+
+    seat: int
+    score: int
+    level: int
+    lines: int
+    eliminations: int
+    store: tuple[str, ...]
+    feed: tuple[FeedEntry, ...]
+    next: tuple[str, ...]
+    reversed_until: float | None
+    piece: PieceView | None
+    ghost: tuple[tuple[int, int], ...]
+    field: tuple[str, ...]
+    left: bool
+    over: bool = False  # the game ended: the board stands still, without a piece
+
+
+class Player:
+    def __init__(
+        self,
+        seat: int,
+        *,
+        start_level: int,
+        lines_per_level: int,
+        bombs: str,
+        bag: Bag,
+        chance: random.Random,
+        handling: Handling = DEFAULT_HANDLING,
+        old_lock_rule: bool = False,
+    ) -> None:
+        self.seat = seat
+        self.old_lock_rule = old_lock_rule  # rules version 1's lock delay (``_touch``)
+        self.start_level = start_level
+        self.lines_per_level = lines_per_level
+        self.bombs_on = bombs != "off"
+        self.automatic = bombs == "automatic"
+        self.bag = bag
+        self.chance = chance  # bomb positions, bomb types, Enter targets, bomb effects
+        self.field = Field()
+        self.score = 0
+        self.level = start_level
+        self.lines = 0  # all lines cleared in this game (a tie-break)
+        self.level_lines = 0  # lines toward the next level
+        self.eliminations = 0
+        self.store: list[str] = []
+        self.feed: list[FeedEntry] = []
+        self.numbers: dict[int, int] = {}  # seat -> number as this player numbers players
+        self.seats_by_number: dict[int, int] = {}
+        # the falling piece: kind, rotation, box column, box row (field rows)
+        self.kind = ""
+        self.rotation = 0
+        self.x = 0
+        self.y = 0
+        self.shape: tuple[tuple[int, int], ...] = ()
+        self.lowest = 0
+        self.resets = 0  # moves and rotations since the piece first touched down on its lowest row
+        self.touched = False  # it has touched down on its lowest row (the count is running)
+        self.soft = False
+        self.last_fall = 0.0
+        self.fall_at = INF
+        self.lock_at = INF
+        self.control_until = INF  # lack of control ends then (INF: keys are not swapped)
+        self.left = False
+        self.left_at = INF
+        self.over = False  # the game has ended (the view shows no piece)
+        # auto-repeat of held ← → (see the module's docstring)
+        self.held: list[int] = []  # directions held, −1 ← and +1 →, the last pressed last
+        self.repeat_at = INF  # the next repeated step (INF: none due)
+        self.charged = False  # DAS has run out for the active direction: it repeats
+        self.set_handling(handling)
+        self.piece_event = PieceChanged(seat)
+
+    def set_handling(self, handling: Handling) -> None:
+        self.handling = handling
+        self.das = handling.das / 1000  # the handling's milliseconds, as these rules count
+        self.arr = handling.arr / 1000
+        self.soft_drop = {level: T.soft_drop_seconds(level, handling.soft_drop) for level in GRAVITY}
+
+    @property
+    def reversed_until(self) -> float | None:
+        """When lack of control ends, or None when ← and → are not swapped."""
+        return None if self.control_until == INF else self.control_until
+
+    # --- clocks ------------------------------------------------------------------------
+    def due(self) -> float:
+        if self.left or self.over:
+            return INF
+        due = self.fall_at
+        if self.lock_at < due:
+            due = self.lock_at
+        if self.control_until < due:
+            due = self.control_until
+        if self.repeat_at < due:
+            due = self.repeat_at
+        return due
+
+    def interval(self) -> float:
+        return self.soft_drop[self.level] if self.soft else GRAVITY[self.level]
+
+    def fits(self, shape, y: int) -> bool:
+        return fits(self.field.masks, shape, y)
+
+    def ghost_y(self) -> int:
+        shape, y = self.shape, self.y
+        masks = self.field.masks
+        while True:
+            for offset, mask in shape:
+                if masks[y + 1 + offset] & mask:
+                    return y
+            y += 1
+
+    def _touch(self, t: float, moved: bool) -> None:
+        """Update the lock clock after the piece moved (``moved``) or the field changed.
+
+        From the piece's first touch-down on its lowest row, every successful move or
+        rotation counts, on the ground or off it: the first 15 restart the lock delay
+        (one that lifts the piece restarts it when it lands again), later ones do not,
+        and a piece that lands again after more than 15 locks at once. Without counting
+        the moves off the ground, stepping off a ledge and back would hold a piece up
+        for ever. A new lowest row starts the count again (``_lower``).
+
+        Rules version 1 (``old_lock_rule``): only a move or rotation of a piece that is
+        on the ground, with its lock clock running, counts and restarts the delay, the
+        first 15 of them; a piece that leaves the ground and lands again always gets a
+        fresh delay (so stepping off a ledge and back holds it up for ever); and only a
+        fall, never a kick, reaches a new lowest row."""
+        if self.old_lock_rule:
+            if self.fits(self.shape, self.y + 1):
+                self.lock_at = INF
+            elif self.lock_at == INF:
+                self.lock_at = t + LOCK_DELAY
+            elif moved and self.resets < MAX_LOCK_RESETS:
+                self.resets += 1
+                self.lock_at = t + LOCK_DELAY
+            return
+        if moved and self.touched:
+            self.resets += 1
+        if self.fits(self.shape, self.y + 1):
+            self.lock_at = INF
+        elif self.lock_at == INF:
+            self.lock_at = t if self.resets > MAX_LOCK_RESETS else t + LOCK_DELAY
+            self.touched = True
+        elif moved and self.resets <= MAX_LOCK_RESETS:
+            self.lock_at = t + LOCK_DELAY
+
+    def _lower(self) -> None:
+        """The piece is on a row lower than any it reached: 15 fresh resets (RULES.md)."""
+        if self.y > self.lowest:
+            self.lowest = self.y
+            self.resets = 0
+            self.touched = False
+
+    def step(self, t: float, events: list) -> list[str]:
+        """Run the clock that is due at ``t``; returns bombs to drop automatically.
+        Clocks due at the same time run in this order: lack of control, lock, repeat,
+        gravity."""
+        if self.control_until == t:
+            self.control_until = INF
+            events.append(ControlChanged(self.seat, False, None))
+            self.rearm(t)  # ← and → mean their own again: a blocked repeat may go now
+        elif self.lock_at == t:
+            if self.fits(self.shape, self.y + 1):
+                self.lock_at = INF
+            else:
+                return self.lock(t, events)
+        elif self.repeat_at == t:
+            self.repeat(t, events)
+        else:
+            self.fall(t, events)
+        return []
+
+    def fall(self, t: float, events: list) -> None:
+        y = self.y + 1
+        if self.fits(self.shape, y):
+            self.y = y
+            self._lower()
+            events.append(self.piece_event)
+            self.rearm(t)
+        self._touch(t, moved=False)
+        self.last_fall = t
+        self.fall_at = t + self.interval()
+
+    # --- intents -----------------------------------------------------------------------
+    def shift(self, dx: int, t: float, events: list) -> bool:
+        """One step sideways (← and → exchanged during lack of control); whether it moved."""
+        if self.control_until != INF:
+            dx = -dx
+        x = self.x + dx
+        index = x + X_OFFSET
+        if 0 <= index < SHAPE_COUNT:
+            shape = SHAPES[self.kind][self.rotation][index]
+            if self.fits(shape, self.y):
+                self.x = x
+                self.shape = shape
+                self._touch(t, moved=True)
+                events.append(self.piece_event)
+                return True
+        return False
+
+    def step_key(self, dx: int, t: float, events: list) -> None:
+        """A single ← or → (the ``left`` / ``right`` intents): one step."""
+        if self.shift(dx, t, events):
+            self.rearm(t)
+
+    def slide(self, dx: int, t: float, events: list) -> bool:
+        """As far as the piece goes sideways (ARR 0), as one move for the lock delay."""
+        if self.control_until != INF:
+            dx = -dx
+        shapes = SHAPES[self.kind][self.rotation]
+        x = self.x
+        while 0 <= x + dx + X_OFFSET < SHAPE_COUNT and self.fits(shapes[x + dx + X_OFFSET], self.y):
+            x += dx
+        if x == self.x:
+            return False
+        self.x = x
+        self.shape = shapes[x + X_OFFSET]
+        self._touch(t, moved=True)
+        events.append(self.piece_event)
+        return True
+
+    def hold(self, dx: int, t: float, events: list) -> None:
+        """← (−1) or → (+1) goes down: one step at once, repeats after DAS. A key that
+        is already down (the keyboard's own repeat) changes nothing."""
+        if dx in self.held:
+            return
+        self.held.append(dx)
+        self.charged = False
+        self.shift(dx, t, events)
+        self.repeat_at = t + self.das
+
+    def release(self, dx: int, t: float) -> None:
+        """← or → comes up; if it was the active one, the other (if held) takes over
+        after its own DAS."""
+        if dx not in self.held:
+            return
+        active = self.held[-1] == dx
+        self.held.remove(dx)
+        if active:
+            self.charged = False
+            self.repeat_at = t + self.das if self.held else INF
+
+    def repeat(self, t: float, events: list) -> None:
+        """The repeat clock: one step (every ARR), or to the wall (ARR 0). Blocked, the
+        clock stops until ``rearm``."""
+        self.charged = True
+        if self.arr == 0:
+            self.slide(self.held[-1], t, events)
+            self.repeat_at = INF  # at the wall: again when the way opens (rearm)
+        elif self.shift(self.held[-1], t, events):
+            self.repeat_at = t + self.arr
+        else:
+            self.repeat_at = INF
+
+    def rearm(self, t: float) -> None:
+        """The piece or the field changed: a charged repeat that was blocked tries at once."""
+        if self.charged and self.repeat_at == INF and self.held:
+            self.repeat_at = t
+
+    def release_all(self) -> None:
+        self.held.clear()
+        self.repeat_at = INF
+        self.charged = False
+        self.soft = False
+
+    def rotate(self, t: float, events: list) -> None:
+        """Turn clockwise with the SRS kick tests; if all five fail, nothing happens."""
+        rotation = (self.rotation + 1) % 4
+        shapes = SHAPES[self.kind][rotation]
+        for rows, cols in KICKS[self.kind][self.rotation]:
+            index = self.x + cols + X_OFFSET
+            if 0 <= index < SHAPE_COUNT and self.fits(shapes[index], self.y + rows):
+                self.rotation = rotation
+                self.x += cols
+                self.y += rows
+                self.shape = shapes[index]
+                if not self.old_lock_rule:
+                    self._lower()  # a kick may take it down: fresh resets, as a fall would
+                self._touch(t, moved=True)
+                events.append(self.piece_event)
+                self.rearm(t)
+                return
+
+    def set_soft_drop(self, on: bool, t: float) -> None:
+        # The next row falls one (new) interval after the last one, never in the past,
+        # so toggling soft drop cannot hold a piece up.
+        self.soft = on
+        self.fall_at = max(t, self.last_fall + self.interval())
+
+    def hard_drop(self, t: float, events: list) -> list[str]:
+        self.y = self.ghost_y()
+        return self.lock(t, events)
+
+    # --- locking, clearing, spawning ----------------------------------------------------
+    def lock(self, t: float, events: list) -> list[str]:
+        """Lock the piece; score, clear, level up, make bombs, spawn the next piece.
+
+        Returns the bombs caught, when they are to be dropped at once (automatic mode)."""
+        field, y = self.field, self.y
+        if y + self.shape[-1][0] < HIDDEN:  # wholly above the visible field: lock out
+            self.eliminate(t, events)
+            self.spawn(t, events)
+            return []
+        masks, text = field.masks, field.text
+        kind, x = self.kind, self.x
+        touched = []
+        for offset, columns in ROW_COLUMNS[kind][self.rotation]:
+            row = y + offset
+            line = list(text[row])
+            for column in columns:
+                line[x + column] = kind
+            text[row] = "".join(line)
+            touched.append(row)
+        full = []
+        for offset, mask in self.shape:
+            masks[y + offset] |= mask
+            if masks[y + offset] == FULL_ROW:
+                full.append(y + offset)
+        level = self.level
+        self.score += C.PIECE_POINTS * level
+        caught: list[str] = []
+        if full:
+            caught = [C.BOMB_OF_CHAR[ch] for row in full for ch in text[row] if ch in C.BOMB_OF_CHAR]
+            field.remove_rows(full)
+            self.score += C.LINE_POINTS[len(full)] * level
+            self.lines += len(full)
+            self.level_lines += len(full)
+            while self.level_lines >= self.lines_per_level and self.level < C.MAX_LEVEL:
+                self.level_lines -= self.lines_per_level
+                self.level += 1
+            touched = list(range(full[-1] + 1))  # everything above the lowest cleared row moved
+            if self.bombs_on:
+                touched.extend(self.make_bombs(len(full)))
+            touched = sorted(set(touched))
+        rows = tuple(row - HIDDEN for row in touched if row >= HIDDEN)
+        if rows:
+            events.append(FieldChanged(self.seat, rows))
+        events.append(ScoreChanged(self.seat, self.score, self.level, self.lines, self.eliminations))
+        if caught and not self.automatic:
+            room = C.STORE_SIZE - len(self.store)
+            if room > 0:  # RULES.md: at most 12, bombs caught beyond are lost
+                self.store.extend(caught[:room])
+                events.append(StoreChanged(self.seat, tuple(self.store)))
+            caught = []
+        self.spawn(t, events)
+        return caught
+
+    def make_bombs(self, count: int) -> list[int]:
+        """Turn up to ``count`` random plain blocks into bombs; returns their rows."""
+        blocks = self.field.blocks(C.BLOCK_CHARS)
+        if not blocks:
+            return []  # RULES.md: no bomb where the field is empty
+        rows = []
+        for row, col in self.chance.sample(blocks, min(count, len(blocks))):
+            bomb = weighted_bomb(self.chance)
+            self.field.set_cell(row, col, C.BOMB_CHARS[bomb])
+            rows.append(row)
+        return rows
+
+    def spawn(self, t: float, events: list) -> None:
+        kind = self.bag.take()
+        self.place_new(kind, t, events)
+        events.append(NextChanged(self.seat, self.bag.peek(C.PREVIEW)))
+
+    def place_new(self, kind: str, t: float, events: list) -> None:
+        shape = SHAPES[kind][0][C.SPAWN_COLUMN + X_OFFSET]
+        y = C.SPAWN_ROW
+        if not self.fits(shape, y):  # block out: the piece cannot spawn
+            self.eliminate(t, events)  # the field is emptied; the same piece then spawns
+        if C.SPAWN_DROPS_ONE_ROW and self.fits(shape, y + 1):
+            y += 1
+        self.kind, self.rotation, self.x, self.y, self.shape = kind, 0, C.SPAWN_COLUMN, y, shape
+        self.lowest = y
+        self.resets = 0
+        self.touched = False
+        self.lock_at = INF
+        self._touch(t, moved=False)
+        self.last_fall = t
+        self.fall_at = t + self.interval()
+        events.append(self.piece_event)
+        self.rearm(t)  # a charged key moves the new piece at once
+
+    def eliminate(self, t: float, events: list) -> None:
+        """Top out: empty field, start level, level counter restarts; score kept, stored
+        bombs lost (RULES.md). Total lines, the feed and a running lack of control carry
+        on (our choice)."""
+        self.field.clear()
+        self.level = self.start_level
+        self.level_lines = 0
+        self.eliminations += 1
+        events.append(Eliminated(self.seat, self.eliminations))
+        events.append(FieldChanged(self.seat, tuple(range(C.VISIBLE_ROWS))))
+        events.append(ScoreChanged(self.seat, self.score, self.level, self.lines, self.eliminations))
+        if self.store:
+            self.store.clear()
+            events.append(StoreChanged(self.seat, ()))
+
+    # --- receiving bombs -----------------------------------------------------------------
+    def receive(self, bomb: str, from_seat: int, t: float, events: list) -> None:
+        sender = self.numbers[from_seat]
+        self.feed.append(FeedEntry(sender, bomb, from_seat))
+        del self.feed[: -C.FEED_SIZE]
+        events.append(BombReceived(self.seat, sender, bomb, from_seat))
+        if bomb == C.LACK_OF_CONTROL:  # a second one while active restarts the 5 s
+            self.control_until = t + T.LACK_OF_CONTROL_SECONDS
+            events.append(ControlChanged(self.seat, True, self.control_until))
+            self.rearm(t)
+            return
+        field = self.field
+        before = list(field.text)
+        if bomb == C.ADD_LINE:
+            if not field.add_garbage(self.chance.randrange(C.WIDTH)):
+                self.topple(t, events)
+                return
+        elif bomb == C.EARTHQUAKE:
+            for row in range(C.HEIGHT):
+                field.shift_row(row, self.chance.randint(-C.EARTHQUAKE_SHIFT, C.EARTHQUAKE_SHIFT))
+        elif bomb == C.REMOVE_BOMBS:
+            field.defuse_bombs()
+            if self.store:
+                self.store.clear()
+                events.append(StoreChanged(self.seat, ()))
+        elif bomb == C.DRILL:
+            field.drill(self.chance, C.DRILL_BLOCKS)
+        elif bomb == C.GRAVITY_BOMB:
+            field.collapse()
+        elif bomb == C.REMOVE_LINE:
+            field.remove_bottom(1)
+        elif bomb == C.DEMOLITION:
+            field.remove_bottom(C.DEMOLITION_ROWS)
+        else:  # pragma: no cover - bomb types come from constants
+            raise ValueError(f"unknown bomb {bomb!r}")
+        full = field.full_rows()
+        if full:  # lines an effect completes go at once, without credit (TetriNET)
+            field.remove_rows(full)
+        self.settle(t, events)
+        rows = tuple(row - HIDDEN for row in range(HIDDEN, C.HEIGHT) if field.text[row] != before[row])
+        if rows:
+            events.append(FieldChanged(self.seat, rows))
+
+    def settle(self, t: float, events: list) -> None:
+        """After the field changed under the piece: push it up out of any blocks (our
+        choice), topping out if it cannot fit, and restart or stop the lock clock."""
+        if self.left:
+            return
+        y = self.y
+        while not self.fits(self.shape, y):
+            y -= 1
+            if y + self.shape[0][0] < 0:
+                self.topple(t, events)
+                return
+        self.y = y
+        self._touch(t, moved=False)
+        events.append(self.piece_event)
+        self.rearm(t)
+
+    def topple(self, t: float, events: list) -> None:
+        """Topped out by a bomb: eliminated; the falling piece is discarded."""
+        self.eliminate(t, events)
+        self.spawn(t, events)
+
+    # --- views -----------------------------------------------------------------------------
+    def piece_cells(self, y: int | None = None) -> tuple[tuple[int, int], ...]:
+        top = (self.y if y is None else y) - HIDDEN
+        return tuple((top + r, self.x + c) for r, c in CELLS[self.kind][self.rotation])
+
+    def view(self) -> PlayerView:
+        piece = None
+        ghost: tuple[tuple[int, int], ...] = ()
+        if self.kind and not self.left and not self.over:
+            piece = PieceView(self.kind, self.rotation, self.x, self.y - HIDDEN, self.piece_cells())
+            ghost = self.piece_cells(self.ghost_y())
+        return PlayerView(
+            seat=self.seat,
+            score=self.score,
+            level=self.level,
+            lines=self.lines,
+            eliminations=self.eliminations,
+            store=tuple(self.store),
+            feed=tuple(self.feed),
+            next=self.bag.peek(C.PREVIEW),
+            reversed_until=self.reversed_until,
+            piece=piece,
+            ghost=ghost,
+            field=self.field.visible(),
+            left=self.left,
+            over=self.over,
+        )
+
+    def to_text(self) -> str:
+        """The whole state as text (for tests, replays and debugging)."""
+
+        def clock(value: float) -> str:
+            return "-" if value == INF else repr(value)
+
+        # handling and held keys only when there are any, so a game without them reads
+        # as it always did (the recorded games' texts)
+        handling = "" if self.handling == DEFAULT_HANDLING else " " + self.handling.text
+        keys = ""
+        if self.held or self.repeat_at != INF or self.charged:
+            held = "".join("L" if dx < 0 else "R" for dx in self.held) or "-"
+            keys = f" held {held} repeat {clock(self.repeat_at)} charged {int(self.charged)}"
+        lines = [
+            f"seat {self.seat} score {self.score} level {self.level} lines {self.lines} "
+            f"level_lines {self.level_lines} eliminations {self.eliminations}"
+            + (f" left {self.left_at!r}" if self.left else "")
+            + handling,
+            f"piece {self.kind} r{self.rotation} x{self.x} y{self.y - HIDDEN} "
+            f"resets {self.resets} touched {int(self.touched)} lowest {self.lowest - HIDDEN} soft {int(self.soft)}" + keys,
+            f"clocks fall {clock(self.fall_at)} lock {clock(self.lock_at)} "
+            f"reversed {clock(self.control_until)} last_fall {self.last_fall!r}",
+            f"next {' '.join(self.bag.peek(C.PREVIEW))} dealt {self.bag.dealt}",
+            f"store {' '.join(self.store) or '-'}",
+            f"feed {' '.join(f'{e.sender}:{e.bomb}' for e in self.feed) or '-'}",
+            *self.field.text[:HIDDEN],
+            "-" * C.WIDTH,
+            *self.field.text[HIDDEN:],
+        ]
+        return "\n".join(lines)
+
+
+def weighted_bomb(rng: random.Random) -> str:
+    """A bomb type drawn with the weights of ``constants.BOMB_WEIGHTS``."""
+    return weighted_choice(rng, _BOMB_TYPES, _BOMB_WEIGHTS)
+
+
+_BOMB_TYPES = tuple(C.BOMB_WEIGHTS)
+_BOMB_WEIGHTS = tuple(C.BOMB_WEIGHTS.values())
