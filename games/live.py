@@ -143,6 +143,10 @@ class LiveGameBase:
             raise UnknownRules(version)
         return Rules(version, cls.Game)
 
+    def use_rules(self, rules: Rules) -> None:
+        """A replay plays this adapter with the engine of ``rules`` (its clock's unit may
+        not be today's). Nothing to do, for a game whose clock never changed."""
+
     def name(self, seat: int) -> str:
         """A seat's name as the table shows it, in the active language: a guest's
         marked, a bot's with the word bot and its level."""

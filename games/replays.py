@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import itertools
 import math
 import threading
 import zlib
@@ -75,7 +76,8 @@ def rebuilt(record: Recorded) -> LiveGame:
     """The game's live adapter with its engine, the record's rules', played through the
     whole log to the end."""
     live: Any = live_game_for(record.setup)
-    live.start = record.start
+    live.use_rules(record.rules)
+    live.start = record.rules.seconds(record.start)
     entries = engine_entries(record.rules, record.log)
     live.game = record.rules.game.replay(live.options, live.seed, live.seats, record.start, entries, record.end)
     return live
@@ -199,7 +201,11 @@ class Replay:
         self.start = start
         self.end = max(end, start)
         self.duration = rules.seconds(self.end - self.start)
-        self._times = [t for t, _, _ in engine_entries(rules, log)]
+        self._entries = list(engine_entries(rules, log))
+        # the latest time played by each entry: a lagging board's input may be logged
+        # after another's later one (TetriWar: each board keeps its own time), and a seek
+        # plays a prefix of the log
+        self._times = list(itertools.accumulate((t for t, _, _ in self._entries), max))
         live = self._opened()
         self.turn_based = isinstance(live.game, RunsOnAClock)
         if every is None:
@@ -209,16 +215,17 @@ class Replay:
         self.every = every
         self._snapshots: list[Any] = [copy.deepcopy(live)]
         self.moments: list[Moment] = []
-        for i, (t, seat, text) in enumerate(engine_entries(rules, log)):
+        for i, (t, seat, text) in enumerate(self._entries):
             before = self._probe(live)
             if not self.turn_based:
-                before = self._clock_moments(live, i, t, before)
+                before = self._clock_moments(live, i, t, before, seat)
             events = self._play(live, t, seat, text)
             self.moments.extend(self._moments(live, before, i, t, seat, text, events))
             if (i + 1) % every == 0:
                 self._snapshots.append(copy.deepcopy(live))
         if not self.turn_based:
             self._clock_moments(live, len(log), self.end, self._probe(live))
+            self.moments.sort(key=lambda m: m.t)  # a clock's moment may be found after a later entry's
         self._moment_times = [m.t for m in self.moments]
 
     @classmethod
@@ -239,7 +246,7 @@ class Replay:
     def render(self, t: float) -> str:
         """The whole ``#game`` region ``t`` seconds after the start, as the live table drew it."""
         now = self._now(t)
-        return self._state(bisect.bisect_right(self._times, now), now).render_full(now, self.start)
+        return self._state(bisect.bisect_right(self._times, now), now).render_full(self._host(now), self._host(self.start))
 
     def _now(self, t: float) -> float:
         """The engine's time ``t`` seconds after the start; the end itself at the end (the
@@ -253,16 +260,15 @@ class Replay:
         moment = self.moments[i]
         n = moment.entry
         now = moment.clock if moment.clock is not None else self._times[n - 1]
-        return self._state(n, now).render_full(now, self.start)
+        return self._state(n, now).render_full(self._host(now), self._host(self.start))
 
     def _state(self, n: int, now: float) -> Any:
         """A copy of the nearest snapshot, played on to ``n`` entries and ``now``."""
         k = min(n // self.every, len(self._snapshots) - 1)
         live = copy.deepcopy(self._snapshots[k])
         for i in range(k * self.every, n):
-            _, seat, text = self.log[i]
-            self._play(live, self._times[i], seat, text)
-        events = live.advance(now)
+            self._play(live, *self._entries[i])
+        events = live.advance(self._host(now))
         if self.turn_based and events:
             live.render_events(events)
         return live
@@ -276,7 +282,8 @@ class Replay:
         live: Any = live_game_for(self.setup)
         live.bots = {}  # nobody plays: the log does
         live.bot_seats = []
-        live.begin(self.start)
+        live.use_rules(self.rules)
+        live.begin(self._host(self.start))
         if type(live.game) is not self.rules.game:  # an older version's engine plays it
             live.game = self.rules.game.replay(live.options, live.seed, live.seats, self.start, ())
         live.game.log = _Discarded()
@@ -303,18 +310,29 @@ class Replay:
             return len(live.log_lines) if hasattr(live, "log_lines") else 0
         return {seat: (live.player_stats(seat), live.has_left(seat)) for seat in live.seats}
 
-    def _clock_moments(self, live: Any, n: int, t: float, before: Any) -> Any:
+    def _host(self, now: float) -> float:
+        """The adapter's time (the host's seconds) at the engine's ``now``."""
+        return self.rules.seconds(now)
+
+    def _clock_moments(self, live: Any, n: int, t: float, before: Any, seat: int | None = None) -> Any:
         """What TetriWar's clocks did on their own up to the entry at ``t`` (``n`` entries
         played): a piece that gravity locked clearing lines, a board topping out, each
         marked at the time of the clock's step that did it (``advance_timed``), not at the
         next key press, which may come seconds later. Running the clocks first plays the
         same game as the entry running them (tests/games/test_replay_seek.py compares every
         state with a full replay). ``before`` is the probe of the state so far; returns it
-        as the clocks left it."""
+        as the clocks left it. While entries remain, the boards but the entry's own
+        (``seat``) stay the engine's lag allowance behind ``t``, as the entries still to
+        play may be that late (TetriWar since rules version 3: each board keeps its own
+        time)."""
         game = live.game
         if game.earliest_due() > t:
             return before  # most entries: no clock comes due before them
-        events, times = game.advance_timed(t)
+        lag = getattr(game, "MAX_LAG_MS", 0)
+        if lag and n < len(self._entries):
+            events, times = game.advance_timed(t, {other: lag for other in game.seats if other != seat})
+        else:
+            events, times = game.advance_timed(t)
         when = {event.seat: at for event, at in zip(events, times, strict=True) if event.kind in CHANGES_MARKED}
         if not when:
             return before

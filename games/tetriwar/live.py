@@ -9,10 +9,15 @@ Frames: every intent but a bomb is its name alone. ``hold_left`` / ``release_lef
 ``hold_right`` / ``release_right`` and ``hold_down`` / ``release_down`` are a key going
 down and coming up (the engine repeats held keys itself); ``left``, ``right``,
 ``soft_drop_on`` / ``soft_drop_off`` and the rest are single presses.
+
+Clocks: the host speaks float seconds on its own clock; the engine (rules version 3)
+integer milliseconds from the game's start (``begin``). This adapter converts at its
+edge: ``ms(now)`` in, ``self.start + due / 1000`` out.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from typing import Annotated, Any
@@ -23,25 +28,31 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games import wire
 from games.core.errors import InvalidOptions
+from games.core.log import Rows
+from games.core.protocol import IllegalIntent
 from games.core.rules import Rules
-from games.live import LiveGameBase
+from games.live import FinishedGame, LiveGameBase
 from games.tetriwar import render, rulebook
 from games.tetriwar.ai import TetriWarAI
-from games.tetriwar.constants import HIDDEN_ROWS, MAX_PLAYERS, PAIRS
+from config.metrics import CORRECTIONS, TIMED_KEYS
+from games.tetriwar.constants import HIDDEN_ROWS, MAX_PLAYERS, PAIRS, PREVIEW
 from games.tetriwar.engine import Game, Intent, Options
 from games.tetriwar.handling import Handling
 from games.tetriwar.intents import NAMES
+from games.tetriwar.lag import LagQuota
 
 log = logging.getLogger(__name__)
 
 # Every intent but a bomb is its name alone: {"intent": "left", "seq": 41},
 # {"intent": "hold_left"}, {"intent": "release_left"} ...
-KEYS = tuple(wire.plain_frame(name) for name in NAMES if name != "bomb")
+KEYS = tuple(wire.plain_frame(name, wire.TimedFrame) for name in NAMES if name != "bomb")
+# What changes a board in ways its page cannot work out: the server sends the board then.
+UNFORESEEN = frozenset({"feed", "landed"})  # a bomb dropped on the board, a bomb landing
 OVER_TEXT = gettext_noop("Game over")  # a board when the game has ended with its player still in
 LEFT_TEXT = gettext_noop("Left the game")
 
 
-class Bomb(wire.Frame, tag="bomb"):
+class Bomb(wire.TimedFrame, tag="bomb"):
     """``{"intent": "bomb", "target": 3}``: drop the next bomb on key 3's player;
     no target: Enter (the automatic target)."""
 
@@ -63,6 +74,9 @@ class TetriWarLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = "games/tetriwar/partials.html"
     FRAMES = (*KEYS, Bomb)
+    # The engine's clock ticks per host second: integer ms from the start (rules version
+    # 3); a replay of an older game sets 1, its frozen engine's seconds (``use_rules``).
+    per_second = 1000
     RESULT_COLUMNS = (
         (gettext_lazy("Score"), "score"), (gettext_lazy("Lines"), "lines"),
         (gettext_lazy("Topped out"), "eliminations"),
@@ -73,6 +87,9 @@ class TetriWarLive(LiveGameBase):
     @classmethod
     def rules(cls, version: int) -> Rules:
         return rulebook.rules(version)  # older games replay with the frozen engines
+
+    def use_rules(self, rules: Rules) -> None:
+        self.per_second = rules.per_second
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)
@@ -87,7 +104,150 @@ class TetriWarLive(LiveGameBase):
 
     def begin(self, now: float) -> None:
         self.start = now
-        self.game = Game(self.options, self.seed, self.seats, now, handling=self.handling)
+        self.game = Game(self.options, self.seed, self.seats, 0, handling=self.handling)
+        # The pages of the people seated play their boards ahead (static/js/
+        # tetriwar_predict.js): each seat's lag allowance, and what its page was told.
+        self.lag = {seat: LagQuota() for seat in self.seats if seat not in self.bots}
+        self.told: dict[int, tuple[int, int]] = {}  # seat -> (pieces dealt, lines) last told
+        self.acked: dict[int, int] = {}  # seat -> its latest intent applied (seq)
+        self.answered: set[int] = set()  # seats with an intent answered this step
+        self.wrong: set[int] = set()  # seats whose page's board differed from ours
+        self.fresh: set[int] = set(self.lag)  # seats whose page needs the whole board
+
+    # --- the host's seconds, the engine's milliseconds -----------------------------------
+    def ms(self, now: float) -> int:
+        """The engine's time (ms since the start) at the host's ``now`` (seconds)."""
+        if self.per_second == 1:
+            return now  # a frozen engine's replay: its clock is the host's seconds
+        return round((now - self.start) * 1000)
+
+    def seconds(self, t: float) -> float:
+        """The host's time (seconds) at the engine's ``t`` (ms)."""
+        if self.per_second == 1:
+            return t
+        return self.start + t / 1000
+
+    def behind(self) -> dict[int, int]:
+        """How far each seated person's board waits behind the game's clock for keys
+        played on a page ahead of it (games/tetriwar/lag.py); bots' boards do not wait."""
+        lag = getattr(self, "lag", None)
+        return {seat: quota.behind() for seat, quota in lag.items()} if lag else {}
+
+    def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]:
+        """A key, at the time its page played it (``at``, the game's ms) when within the
+        seat's lag allowance, else as near it as the allowance goes (games/tetriwar/lag.py)."""
+        game = self.game
+        assert game is not None
+        t = server = self.ms(now)
+        quota = self.lag.get(seat)
+        player = game.players.get(seat)
+        if quota is not None and player is not None and at is not None:
+            t = quota.when(at, server, player.now)
+            TIMED_KEYS.labels(applied="clamped" if t != at else "at_stamp").inc()
+        return game.apply(seat, Intent.parse(intent), t)
+
+    def acknowledge(self, seat: int, seq: int, claim: int | None) -> None:
+        """The seat's key ``seq`` was just applied (or refused); ``claim`` is the hash of
+        the page's board after it. A page that claims nothing, though it played ahead,
+        was unsure of its board (what only the server knows had happened)."""
+        player = self.game.players.get(seat) if self.game is not None else None
+        if player is None or seat not in self.lag:
+            return
+        self.acked[seat] = seq
+        self.answered.add(seat)
+        if claim is None:
+            self.fresh.add(seat)
+        elif claim != player.board_hash():
+            self.wrong.add(seat)
+
+    def own_news(self, events: list[Any], now: float) -> dict[int, str]:
+        """For each page that plays its board ahead, after a step: the last key applied,
+        the board's time and hash, the preview, and the whole board when the page's
+        differed, or when the board changed in a way only the server can work out (a bomb
+        dropped on it or landing, bombs made in cleared lines)."""
+        game = self.game
+        if game is None or not getattr(self, "lag", None):
+            return {}
+        unforeseen = {event.seat for event in events if event.kind in UNFORESEEN}
+        news: dict[int, str] = {}
+        for seat, quota in self.lag.items():
+            player = game.players[seat]
+            dealt, lines = player.bag.dealt, player.lines
+            before = self.told.get(seat)
+            if before is not None:
+                for _ in range(dealt - before[0]):
+                    quota.piece_placed()
+            new_bombs = before is not None and lines != before[1] and self.options.bombs != "off"
+            whole = seat in self.fresh or seat in self.wrong or seat in unforeseen or new_bombs
+            if not whole and seat not in self.answered and before is not None and dealt == before[0]:
+                continue
+            self.told[seat] = (dealt, lines)
+            message: dict[str, Any] = {
+                "now": self.ms(now),
+                "seq": self.acked.get(seat),
+                "t": player.now,
+                "h": player.board_hash(),
+                "dealt": dealt,
+                "next": list(player.bag.peek(PREVIEW)),
+            }
+            if whole:
+                message["state"] = player.state()
+                if seat in self.wrong:
+                    message["fix"] = True
+                    CORRECTIONS.inc()
+            news[seat] = "<!--tw" + json.dumps(message, separators=(",", ":")) + "-->"
+        self.answered.clear()
+        self.wrong.clear()
+        self.fresh.clear()
+        return news
+
+    def render_private(self, seat: int) -> str:
+        """A page of the seat that (re)connects: its whole board, to play it ahead."""
+        if self.game is None or seat not in getattr(self, "lag", {}) or self.game.finished:
+            return ""
+        self.fresh.add(seat)
+        return self.own_news([], self.seconds(self.game.now)).get(seat, "")
+
+    def advance(self, now: float) -> list[Any]:
+        return self.game.advance(self.ms(now), behind=self.behind()) if self.game else []
+
+    def forfeit(self, seat: int, now: float) -> list[Any]:
+        if self.game is None:
+            return super().forfeit(seat, now)  # refuses: not started
+        return self.game.forfeit(seat, self.ms(now))
+
+    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
+        """The bot looks at the board as it is now, and presses its key (through the
+        engine, as a person's key); the delay to its next call is in seconds."""
+        game = self.game
+        if game is None or game.finished or self.has_left(seat):
+            return [], 1.0
+        t = self.ms(now)
+        events = self.advance(now)
+        delay, intent = self.bots[seat].next_action(game, seat, t)
+        if intent is not None:
+            try:
+                events.extend(game.apply(seat, intent, t))
+            except IllegalIntent:
+                pass  # a bot's mistake is never a player's problem
+        return events, delay
+
+    def next_deadline(self) -> float | None:
+        due = self.game.next_deadline(self.behind()) if self.game else None
+        return None if due is None else self.seconds(due)
+
+    def finished_game(self) -> FinishedGame:
+        """As every game's, with the times the record keeps in the engine's ms: the log
+        as the engine wrote it, its clock from 0 to the end (rules version 3)."""
+        game = self.game
+        assert game is not None and game.finished
+        return FinishedGame(
+            outcome=game.outcome(),
+            players={seat: self.player_stats(seat) for seat in self.seats},
+            log=Rows(game.log, game.start, scale=self.per_second),
+            end=round((game.now - game.start) / self.per_second, 4),
+            clock=(game.start, game.now),
+        )
 
     def disconnected(self, seat: int, now: float) -> list[Any]:
         """The seat's last socket closed: the keys it held come up, as a page that is
@@ -95,6 +255,7 @@ class TetriWarLive(LiveGameBase):
         them). Its pieces keep falling meanwhile (RULES.md §1)."""
         game = self.game
         player = game.players.get(seat) if game is not None else None
+        now = self.ms(now)
         if player is None or player.left or game.finished or now >= game.end:
             return []
         held = (
@@ -241,7 +402,7 @@ class TetriWarLive(LiveGameBase):
         if now < start_at or self.game is None:
             countdown_ms = int(max(0.0, start_at - now) * 1000)
         else:
-            remaining_ms = int(max(0.0, self.game.end - now) * 1000)
+            remaining_ms = max(0, self.game.end - self.ms(now))
         return render_to_string(
             "games/tetriwar/partials.html#game",
             {
