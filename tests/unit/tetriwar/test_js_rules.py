@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def test_the_committed_rules_file_is_what_the_generator_writes():
     committed = (ROOT / OUTPUT).read_text(encoding="utf-8")
-    assert committed == render(), f"{OUTPUT} is stale: run `make rules` (python -m games.tetriwar.js_rules) and commit it"
+    assert committed == render(), (
+        f"{OUTPUT} is stale: run `make rules` (python -m games.tetriwar.js_rules) and commit it"
+    )
 
 
 def test_the_tables_carry_integer_milliseconds():
