@@ -6,6 +6,11 @@ the Tetris Guideline, TetriNET, or "our choice" where every text is silent.
 
 from __future__ import annotations
 
+# The rules version the engine plays (stored with every recorded game). 3: integer
+# milliseconds, each board on its own clock, bombs landing at the target's next piece
+# at or after BOMB_DELAY_MS from the drop (issue #31). 1 and 2 played in float seconds.
+RULES_VERSION = 3
+
 # --- Field -----------------------------------------------------------------------------
 WIDTH = 10  # RULES.md
 VISIBLE_ROWS = 20  # RULES.md
@@ -24,7 +29,7 @@ SPAWN_DROPS_ONE_ROW = True  # Guideline
 # Blocks never exist above the hidden rows: a cell above row 0 counts as blocked
 # (our choice: the Guideline's 20-row buffer zone is cut to the 2 rows RULES.md gives).
 
-# --- Timing (seconds) --------------------------------------------------------------------
+# --- Timing (seconds: rules versions 1 and 2) --------------------------------------------------------------------
 MAX_LEVEL = 10  # RULES.md, seed
 SOFT_DROP_FACTOR = 20  # RULES.md: soft drop is 20× gravity ...
 SOFT_DROP_MAX_INTERVAL = 0.050  # RULES.md: ... and at least one row per 50 ms
@@ -63,8 +68,26 @@ def soft_drop_seconds(level: int, speed: int = SOFT_DROP_SPEED_DEFAULT) -> float
     return min(gravity_seconds(level) / SOFT_DROP_FACTOR, 1 / speed)
 
 
+# The float-second tables of rules versions 1 and 2 (a frozen engine replays old games).
 GRAVITY = {level: gravity_seconds(level) for level in range(1, MAX_LEVEL + 1)}
 SOFT_DROP = {level: soft_drop_seconds(level) for level in range(1, MAX_LEVEL + 1)}
+
+# --- Timing (integer milliseconds: the clocks of rules version 3) -----------------------
+# Every clock is an int on the game's clock (0 = the start), so the Python engine and the
+# page's JavaScript one (which reads these tables, generated) compute the same times.
+GRAVITY_MS = {level: round(1000 * gravity_seconds(level)) for level in range(1, MAX_LEVEL + 1)}
+# SOFT_DROP_MS[speed][level]: ms per row while ↓ is held, for a soft drop of ``speed``
+# rows per second (the account's handling): 20× gravity, at most 1000 / speed.
+SOFT_DROP_MS = {
+    speed: {level: min(round(GRAVITY_MS[level] / SOFT_DROP_FACTOR), round(1000 / speed)) for level in GRAVITY_MS}
+    for speed in range(SOFT_DROP_SPEED_RANGE[0], SOFT_DROP_SPEED_RANGE[1] + 1)
+}
+LOCK_DELAY_MS = 500  # RULES.md: 0.5 s
+LACK_OF_CONTROL_MS = 5000  # seed, RULES.md: 5 s
+BOMB_DELAY_MS = 500  # RULES.md: a bomb lands at the target's next piece at or after 0.5 s
+# Inputs are applied at most this far behind the game's time (lag compensation). Less
+# than BOMB_DELAY_MS, so no board can be made to act before a bomb that reached it.
+MAX_LAG_MS = 400  # our choice (issue #31)
 
 # --- Score -------------------------------------------------------------------------------
 LINE_POINTS = {1: 10, 2: 25, 3: 40, 4: 60}  # RULES.md, seed: × level at the clear
@@ -113,7 +136,7 @@ ENTER_WEIGHT_LEADER = 3  # RULES.md: the highest-scoring opponent (each, if tied
 ENTER_WEIGHT_OTHER = 1  # RULES.md
 EARTHQUAKE_SHIFT = 2  # RULES.md: each row shifts by a random −2…+2 columns, wrapping
 DRILL_BLOCKS = 10  # RULES.md
-LACK_OF_CONTROL_SECONDS = 5.0  # seed, RULES.md
+LACK_OF_CONTROL_SECONDS = 5.0  # seed, RULES.md (rules versions 1 and 2; 3: LACK_OF_CONTROL_MS)
 DEMOLITION_ROWS = 4  # RULES.md
 # Bomb effects act on all 22 rows, hidden ones included (our choice). A piece that a bomb
 # leaves overlapping blocks is pushed up until it fits; if it cannot, the player tops out
