@@ -20,25 +20,6 @@ from games.tetriwar.pieces import BOX, CELLS, KICKS, ROW_COLUMNS, SHAPES, X_OFFS
 
 OUTPUT = "static/js/tetriwar_rules.js"
 
-# Until the rules-version-3 constants reach this branch (wt-engine), the ms tables are
-# computed here by plan31's formulas. TODO(#31): read them from constants after the merge.
-_PENDING = {
-    "RULES_VERSION": 3,
-    "GRAVITY_MS": {level: round(1000 * C.gravity_seconds(level)) for level in range(1, C.MAX_LEVEL + 1)},
-    "LOCK_DELAY_MS": 500,
-    "LACK_OF_CONTROL_MS": 5000,
-    "BOMB_DELAY_MS": 500,
-    "MAX_LAG_MS": 400,
-}
-_PENDING["SOFT_DROP_MS"] = {
-    speed: {level: min(round(ms / 20), round(1000 / speed)) for level, ms in _PENDING["GRAVITY_MS"].items()}
-    for speed in range(C.SOFT_DROP_SPEED_RANGE[0], C.SOFT_DROP_SPEED_RANGE[1] + 1)
-}
-
-
-def _c(name: str):
-    return getattr(C, name) if hasattr(C, name) else _PENDING[name]
-
 
 def _plain(value):
     """Tuples, frozensets and int-keyed dicts as JSON can write them (keys as strings)."""
@@ -54,7 +35,7 @@ def _plain(value):
 def tables() -> dict[str, object]:
     """Every exported name and its value, in the order the file lists them."""
     return {
-        "RULES_VERSION": _c("RULES_VERSION"),
+        "RULES_VERSION": C.RULES_VERSION,
         "WIDTH": C.WIDTH,
         "VISIBLE_ROWS": C.VISIBLE_ROWS,
         "HIDDEN_ROWS": C.HIDDEN_ROWS,
@@ -67,17 +48,17 @@ def tables() -> dict[str, object]:
         "SPAWN_DROPS_ONE_ROW": C.SPAWN_DROPS_ONE_ROW,
         "MAX_LEVEL": C.MAX_LEVEL,
         # GRAVITY_MS[level], level 1..MAX_LEVEL (index 0 unused)
-        "GRAVITY_MS": [0] + [_c("GRAVITY_MS")[level] for level in range(1, C.MAX_LEVEL + 1)],
+        "GRAVITY_MS": [0] + [C.GRAVITY_MS[level] for level in range(1, C.MAX_LEVEL + 1)],
         # SOFT_DROP_MS[speed][level]: speed in rows per second (the account's soft drop)
         "SOFT_DROP_MS": {
-            speed: [0] + [_c("SOFT_DROP_MS")[speed][level] for level in range(1, C.MAX_LEVEL + 1)]
+            speed: [0] + [C.SOFT_DROP_MS[speed][level] for level in range(1, C.MAX_LEVEL + 1)]
             for speed in range(C.SOFT_DROP_SPEED_RANGE[0], C.SOFT_DROP_SPEED_RANGE[1] + 1)
         },
-        "LOCK_DELAY_MS": _c("LOCK_DELAY_MS"),
+        "LOCK_DELAY_MS": C.LOCK_DELAY_MS,
         "MAX_LOCK_RESETS": C.MAX_LOCK_RESETS,
-        "LACK_OF_CONTROL_MS": _c("LACK_OF_CONTROL_MS"),
-        "BOMB_DELAY_MS": _c("BOMB_DELAY_MS"),
-        "MAX_LAG_MS": _c("MAX_LAG_MS"),
+        "LACK_OF_CONTROL_MS": C.LACK_OF_CONTROL_MS,
+        "BOMB_DELAY_MS": C.BOMB_DELAY_MS,
+        "MAX_LAG_MS": C.MAX_LAG_MS,
         "DAS_MS_DEFAULT": C.DAS_MS_DEFAULT,
         "ARR_MS_DEFAULT": C.ARR_MS_DEFAULT,
         "SOFT_DROP_SPEED_DEFAULT": C.SOFT_DROP_SPEED_DEFAULT,
