@@ -383,8 +383,13 @@ export class Board {
 
   // --- bombs -----------------------------------------------------------------------------
   // A bomb dropped on this board at `t` (announced at once, by the server or by oneself).
+  // Kept in (due, sender) order, drops of one sender in their order, as the server keeps
+  // them whichever board's clocks ran first.
   announce(bomb, sender, t) {
-    this.incoming.push([t + R.BOMB_DELAY_MS, bomb, sender]);
+    const due = t + R.BOMB_DELAY_MS;
+    let at = this.incoming.length;
+    while (at > 0 && (this.incoming[at - 1][0] > due || (this.incoming[at - 1][0] === due && this.incoming[at - 1][2] > sender))) at--;
+    this.incoming.splice(at, 0, [due, bomb, sender]);
   }
 
   // Every announced bomb due by `t` lands, in order, before the next piece enters.
@@ -398,8 +403,7 @@ export class Board {
   effect(bomb, t) {
     const field = this.field;
     if (bomb === "lack_of_control") {
-      this.controlUntil = t + R.LACK_OF_CONTROL_MS;
-      this.rearm(t);
+      this.controlUntil = t + R.LACK_OF_CONTROL_MS; // a second one restarts the 5 s
       return;
     }
     if (SERVER_BOMBS.has(bomb)) {
@@ -435,8 +439,8 @@ export class Board {
     const held = this.held.map((dx) => (dx < 0 ? "L" : "R")).join("") || "-";
     const store = this.store.map((bomb) => R.BOMB_CHARS[bomb]).join("") || "-";
     return [
-      `t ${this.now} piece ${piece} lowest ${this.kind ? this.lowest : 0} resets ${this.kind ? this.resets : 0} ` +
-        `touched ${+(this.kind !== "" && this.touched)} soft ${+this.softFalling}`,
+      `t ${this.now} piece ${piece} lowest ${this.lowest} resets ${this.resets} ` +
+        `touched ${+this.touched} soft ${+this.softFalling}`,
       `clocks ${clock(this.fallAt)} ${clock(this.lockAt)} ${clock(this.repeatAt)} ${clock(this.controlUntil)} ${this.lastFall}`,
       `keys ${held} charged ${+this.charged}`,
       `score ${this.score} ${this.level} ${this.lines} ${this.levelLines} ${this.eliminations} dealt ${this.dealt} out ${+this.out}`,
