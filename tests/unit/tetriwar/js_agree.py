@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -53,6 +54,8 @@ INTENTS = {
     "release_down": 2,
     "hard_drop": 4,
 }
+SERVER_BOMBS = {C.ADD_LINE, C.EARTHQUAKE, C.DRILL}  # their effect is the server's draw
+FIELD_LINE = 5  # the canonical text's field rows start at its sixth line
 BOMB_INTENTS = {"bomb": 2, "bomb:1": 3, "bomb:2": 1}
 
 
@@ -149,15 +152,20 @@ def python_side(case: Case) -> dict:
     # every kind the bag deals: the one dealt so far, then what the bag holds next
     kinds = [player.kind, *player.bag.peek(2 * len(case.steps) + 40)]
     digests, syncs = [], {}
+    bombs = case.options.bombs != "off"
     for i, step in enumerate(case.steps):
-        before = (player.lines, len(player.incoming), player.eliminations)
+        lines, incoming = player.lines, game.state(SEAT)["incoming"] if bombs else []
         accepted = play(game, step)
-        after = (player.lines, len(player.incoming), player.eliminations)
-        unpredictable = case.options.bombs != "off" and (
-            after[0] != before[0] or after[1] < before[1] or after[2] != before[2]
+        landed = (
+            [entry[1] for entry in incoming if entry not in game.state(SEAT)["incoming"]] if bombs else []
         )
-        if not accepted or unpredictable:
-            syncs[i] = game.state(SEAT)
+        dice = any(bomb in SERVER_BOMBS for bomb in landed)  # the field is the server's draw
+        if not accepted or dice or (bombs and player.lines != lines):
+            # the page cannot know this step's outcome: the server sends its state. After a
+            # line clear the page knows all but where the new bombs are: its board, blurred
+            # to blocks and holes, is compared before it takes the server's
+            blurred = digest(blur(game.canon(SEAT))) if accepted and not dice else None
+            syncs[i] = {"state": game.state(SEAT), "blurred": blurred}
         digests.append(digest(game.canon(SEAT)))
     return {
         "id": case.id,
@@ -168,6 +176,13 @@ def python_side(case: Case) -> dict:
         "syncs": syncs,
         "board_hash": game.board_hash(SEAT),
     }
+
+
+def blur(canon: str) -> str:
+    """The canonical text with every block of the field written ``X``: what the page
+    predicts of a line clear when bombs are on (the new bombs are the server's draw)."""
+    lines = canon.split("\n")
+    return "\n".join(lines[:FIELD_LINE] + [re.sub(r"[^.]", "X", row) for row in lines[FIELD_LINE:]])
 
 
 def digest(canon: str) -> str:
@@ -203,12 +218,14 @@ def explain(case: Case, failure: dict) -> str:
     game = new_game(case)
     for step in case.steps[: failure["step"] + 1]:
         play(game, step)
-    python = game.canon(SEAT).splitlines()
-    javascript = failure["canon"].splitlines()
+    python, javascript = game.canon(SEAT), failure["canon"]
+    if failure.get("blurred"):  # a line clear with bombs on: compared as blocks and holes
+        python, javascript = blur(python), blur(javascript)
+    python, javascript = python.splitlines(), javascript.splitlines()
     width = max(map(len, python))
     lines = [
         f"case {case.id}: {case.options.to_dict()} seed {case.seed} handling {case.handling}",
-        f"step {failure['step']}: {case.steps[failure['step']]} (before it: {case.steps[max(0, failure['step'] - 3) : failure['step']]})",
+        f"step {failure['step']}{' (the field blurred)' if failure.get('blurred') else ''}: {case.steps[failure['step']]} (before it: {case.steps[max(0, failure['step'] - 3) : failure['step']]})",
         f"{'python':<{width}} | javascript",
     ]
     for i in range(max(len(python), len(javascript))):
@@ -233,7 +250,8 @@ def compare(
 
 def random_cases(count: int, bombs: str = "off", seed: int = 31) -> list[Case]:
     rng = random.Random(f"{seed}:{bombs}")
-    return [random_case(rng, f"{bombs}-{i}", bombs) for i in range(count)]
+    length = 160 if bombs == "off" else 320  # bombs need pieces: longer logs
+    return [random_case(rng, f"{bombs}-{i}", bombs, length) for i in range(count)]
 
 
 if __name__ == "__main__":  # pragma: no cover - a tool for a person
