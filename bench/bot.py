@@ -31,14 +31,14 @@ from games.tetriwar.ai import LEVELS, TetriWarAI  # noqa: E402
 from games.tetriwar.engine import Game, Options  # noqa: E402
 
 OPTIONS = Options(minutes=15, start_level=1, lines_per_level=10, bombs="off")
-KEY_STEP = 0.001  # seconds of game time between two keys (see above)
+KEY_STEP = 1  # ms of game time between two keys (see above)
 
 
 def play(seed: int, cap: int, level: str) -> dict[str, float]:
-    game = Game(OPTIONS, seed, [1], 0.0)
+    game = Game(OPTIONS, seed, [1], 0)
     player = game.players[1]
     bot = TetriWarAI(level, random.Random(seed))
-    now, thinking, first_top_out = 0.0, 0.0, None
+    now, thinking, first_top_out = 0, 0.0, None  # now: ms, the engine's clock
     while player.lines < cap and not game.finished:
         started = time.perf_counter()
         delay, key = bot.next_action(game, 1, now)
@@ -47,7 +47,7 @@ def play(seed: int, cap: int, level: str) -> dict[str, float]:
             game.apply(1, key, now)
             now += KEY_STEP
         else:
-            now += delay
+            now += max(1, round(delay * 1000))  # the bot's delays are seconds
         if first_top_out is None and player.eliminations:
             first_top_out = player.lines
         if now >= game.end:
@@ -59,7 +59,7 @@ def play(seed: int, cap: int, level: str) -> dict[str, float]:
         "eliminations": player.eliminations,
         "pieces": pieces,
         "clock_ran_out": int(player.lines < cap),
-        "game_seconds": round(now, 1),
+        "game_seconds": round(now / 1000, 1),
         "decision_ms": 1000 * thinking / max(pieces, 1),
     }
 

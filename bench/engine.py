@@ -36,11 +36,11 @@ OPTIONS = Options(minutes=15, start_level=1, lines_per_level=10, bombs="manual")
 def record(intents: int, seed: int) -> tuple[list[Game], float]:
     rng = random.Random(seed)
     bot = Bot(random.Random(seed + 1))
-    now = 0.0
+    now = 0  # ms, the engine's clock
     games = [Game(OPTIONS, seed, SEATS, now)]
     started = time.perf_counter()
     for _ in range(intents):
-        now += rng.random() * 0.008
+        now += rng.randrange(9)  # 0–8 ms between intents
         game = games[-1]
         if now >= game.end:
             game.advance(now)
@@ -82,7 +82,7 @@ def main() -> None:
     for name, value in {
         "intents": logged,
         "games": len(games),
-        "game_seconds": round(games[-1].now, 1),
+        "game_seconds": round(games[-1].now / 1000, 1),
         "lines": sum(p.lines for p in players),
         "bombs_dropped": sum(text.startswith("bomb") for game in games for _, _, text in game.log),
         "eliminations": sum(p.eliminations for p in players),

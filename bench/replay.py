@@ -100,8 +100,8 @@ def main() -> None:
     live = bots_game(setup)
     simulated = time.perf_counter() - started
     game = live.game
-    data = game.log.pack(live.start, game.now)
-    minutes = (game.now - live.start) / 60
+    data = live.game.log.pack(*live.finished_game().clock)  # as games/services.py packs it
+    minutes = (game.now - game.start) / 60_000
     print(f"game: tetriwar, {args.players} {args.bot} bots, {args.minutes} minutes ({game.termination.value})")
     print(f"simulate_s: {simulated:.1f}")
     print(f"log_entries: {len(game.log)}")
@@ -136,7 +136,7 @@ def main() -> None:
     renders = []
     for _ in range(max(args.seeks // 4, 10)):
         started = time.perf_counter()
-        live.render_full(game.now, live.start)
+        live.render_full(live.seconds(game.now), live.start)
         renders.append((time.perf_counter() - started) * 1000)
     print(f"floor_open_ms: {floor_open_ms:.0f}")
     print(f"floor_render_p99_ms: {percentile(renders, 99):.1f}")

@@ -98,6 +98,10 @@ class LiveGameBase:
     Intent: Any
     TEMPLATE: str
     FRAMES: tuple[type[Frame], ...] = ()  # the game's intents as typed frames (games/wire.py)
+    # The engine's clock ticks per host second: 1 for the engines that take the host's
+    # seconds, 1000 for TetriWar's (integer ms from the start, converted by its adapter).
+    # A record's log and clock are in the engine's ticks (games/replays.py converts).
+    TICKS_PER_SECOND: int = 1
     # The results panel's columns of the game's own numbers: (heading, Standing field).
     # Headings are marked with gettext_lazy: rendered in the language active then.
     RESULT_COLUMNS: tuple[tuple[Any, str], ...] = ((gettext_lazy("Score"), "score"),)

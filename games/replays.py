@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import itertools
 import math
 import threading
 import zlib
@@ -26,7 +27,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.core.log import InputLog
 from games.core.protocol import FORFEIT, RunsOnAClock
-from games.live import LiveGame, live_game_for
+from games.live import LiveGame, live_game_class, live_game_for
 from games.models import Game
 from games.services import setup_of
 from games.words import Sentence
@@ -61,7 +62,7 @@ def recorded(game: Game) -> Recorded | None:
 def rebuilt(record: Recorded) -> LiveGame:
     """The game's live adapter with its engine played through the whole log to the end."""
     live: Any = live_game_for(record.setup)
-    live.start = record.start
+    live.start = record.start / live.TICKS_PER_SECOND
     live.game = live.Game.replay(live.options, live.seed, live.seats, record.start, record.log, record.end)
     return live
 
@@ -162,8 +163,13 @@ class Replay:
         self.log = log
         self.start = start
         self.end = max(end, start)
-        self.duration = self.end - self.start
-        self._times = [t for t, _, _ in log]
+        # the record's times are the engine's ticks (TetriWar's: ms); the adapter's, the
+        # page's and the seek bar's are seconds
+        self.scale = live_game_class(setup["kind"]).TICKS_PER_SECOND
+        self.duration = (self.end - self.start) / self.scale
+        # the latest time played by each entry: a lagging board's input may be logged
+        # after another's later one (TetriWar), and a seek plays a prefix of the log
+        self._times = list(itertools.accumulate((t for t, _, _ in log), max))
         live = self._opened()
         self.turn_based = isinstance(live.game, RunsOnAClock)
         if every is None:
@@ -176,13 +182,14 @@ class Replay:
         for i, (t, seat, text) in enumerate(log):
             before = self._probe(live)
             if not self.turn_based:
-                before = self._clock_moments(live, i, t, before)
+                before = self._clock_moments(live, i, t, before, seat)
             events = self._play(live, t, seat, text)
             self.moments.extend(self._moments(live, before, i, t, seat, text, events))
             if (i + 1) % every == 0:
                 self._snapshots.append(copy.deepcopy(live))
         if not self.turn_based:
             self._clock_moments(live, len(log), self.end, self._probe(live))
+            self.moments.sort(key=lambda m: m.t)  # a clock's moment may be found after a later entry's
         self._moment_times = [m.t for m in self.moments]
 
     @classmethod
@@ -203,13 +210,20 @@ class Replay:
     def render(self, t: float) -> str:
         """The whole ``#game`` region ``t`` seconds after the start, as the live table drew it."""
         now = self._now(t)
-        return self._state(bisect.bisect_right(self._times, now), now).render_full(now, self.start)
+        return self._state(bisect.bisect_right(self._times, now), now).render_full(self._host(now), self._host(self.start))
 
     def _now(self, t: float) -> float:
         """The engine's time ``t`` seconds after the start; the end itself at the end (the
         sum of the start and the duration may miss it by a bit, and the last entry with it)."""
         t = self.clamp(t)
-        return self.end if t >= self.duration else self.start + t
+        if t >= self.duration:
+            return self.end
+        # an engine of whole ticks (TetriWar's ms) takes a whole number of them
+        return self.start + t if self.scale == 1 else round(self.start + t * self.scale)
+
+    def _host(self, now: float) -> float:
+        """The adapter's time (seconds) at the engine's ``now``."""
+        return now / self.scale
 
     def render_moment(self, i: int) -> str:
         """The ``#game`` region just after moment ``i`` (its entry played, and not the next
@@ -217,7 +231,7 @@ class Replay:
         moment = self.moments[i]
         n = moment.entry
         now = moment.clock if moment.clock is not None else self._times[n - 1]
-        return self._state(n, now).render_full(now, self.start)
+        return self._state(n, now).render_full(self._host(now), self._host(self.start))
 
     def _state(self, n: int, now: float) -> Any:
         """A copy of the nearest snapshot, played on to ``n`` entries and ``now``."""
@@ -225,7 +239,7 @@ class Replay:
         live = copy.deepcopy(self._snapshots[k])
         for i in range(k * self.every, n):
             self._play(live, *self.log[i])
-        events = live.advance(now)
+        events = live.advance(self._host(now))
         if self.turn_based and events:
             live.render_events(events)
         return live
@@ -239,7 +253,7 @@ class Replay:
         live: Any = live_game_for(self.setup)
         live.bots = {}  # nobody plays: the log does
         live.bot_seats = []
-        live.begin(self.start)
+        live.begin(self._host(self.start))
         live.game.log = _Discarded()
         return live
 
@@ -264,18 +278,24 @@ class Replay:
             return len(live.log_lines) if hasattr(live, "log_lines") else 0
         return {seat: (live.player_stats(seat), live.has_left(seat)) for seat in live.seats}
 
-    def _clock_moments(self, live: Any, n: int, t: float, before: Any) -> Any:
+    def _clock_moments(self, live: Any, n: int, t: float, before: Any, seat: int | None = None) -> Any:
         """What TetriWar's clocks did on their own up to the entry at ``t`` (``n`` entries
         played): a piece that gravity locked clearing lines, a board topping out, each
         marked at the time of the clock's step that did it (``advance_timed``), not at the
         next key press, which may come seconds later. Running the clocks first plays the
         same game as the entry running them (tests/games/test_replay_seek.py compares every
         state with a full replay). ``before`` is the probe of the state so far; returns it
-        as the clocks left it."""
+        as the clocks left it. While entries remain, the boards but the entry's own
+        (``seat``) stay the engine's lag allowance behind ``t``, as the entries still to
+        play may be that late (TetriWar: each board keeps its own time)."""
         game = live.game
         if game.earliest_due() > t:
             return before  # most entries: no clock comes due before them
-        events, times = game.advance_timed(t)
+        behind = None
+        if n < len(self.log):
+            lag = getattr(game, "MAX_LAG_MS", 0)
+            behind = {other: lag for other in game.seats if other != seat}
+        events, times = game.advance_timed(t, behind)
         when = {event.seat: at for event, at in zip(events, times, strict=True) if event.kind in CHANGES_MARKED}
         if not when:
             return before
@@ -286,7 +306,7 @@ class Replay:
     def _at(self, t: float) -> float:
         """Seconds after the start, in ms, not before ``t`` (a link at ?t= shows what
         happened then) and not after the end."""
-        return min(math.ceil((t - self.start) * 1000) / 1000, self.duration)
+        return min(math.ceil((t - self.start) * 1000 / self.scale) / 1000, self.duration)
 
     def _moments(
         self, live: Any, before: Any, i: int, t: float, seat: int, text: str, events: list[Any]

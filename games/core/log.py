@@ -137,18 +137,20 @@ def _swapped(values: array) -> bytes:
 class Rows:
     """A log as a game's record keeps it, ``[seconds since start, seat, text]`` rows
     (times to 0.1 ms), made one at a time as they are read: a finished game hands this
-    to the database's thread, not a list of thousands of small lists held meanwhile."""
+    to the database's thread, not a list of thousands of small lists held meanwhile.
+    ``scale``: the engine's clock ticks per second (1000 for one that counts ms)."""
 
-    __slots__ = ("log", "start")
+    __slots__ = ("log", "start", "scale")
 
-    def __init__(self, log: InputLog | Sequence[Entry], start: float) -> None:
+    def __init__(self, log: InputLog | Sequence[Entry], start: float, scale: int = 1) -> None:
         self.log = log
         self.start = start
+        self.scale = scale
 
     def __len__(self) -> int:
         return len(self.log)
 
     def __iter__(self) -> Iterator[list]:
-        start = self.start
+        start, scale = self.start, self.scale
         for t, seat, text in self.log:
-            yield [round(t - start, 4), seat, text]
+            yield [round((t - start) / scale, 4), seat, text]

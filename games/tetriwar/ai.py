@@ -1,8 +1,9 @@
 """A TetriWar computer player that plays like a strong person, at three strengths.
 
     ai = TetriWarAI("hard", random.Random(seed))
-    delay, intent = ai.next_action(game, seat, now)   # press ``intent`` (if any) now,
-                                                      # ask again ``delay`` seconds later
+    delay, intent = ai.next_action(game, seat, now)   # press ``intent`` (if any) now
+                                                      # (ms, the game's clock), ask again
+                                                      # ``delay`` seconds later
     intents = ai.decide(game, seat, now)              # or: the whole plan, no pacing
 
 For each new piece it evaluates every final position the piece can reach from where it
@@ -401,13 +402,14 @@ class _Plan:
     piece: tuple[int, str]  # (pieces dealt, kind): which piece the plan is for
     field: list[int]  # the field rows it was made on
     target: Landing
-    ready_at: float  # no key for this piece before then (reaction time)
+    ready_at: int  # no key for this piece before then (reaction time; ms, the game's clock)
 
 
 class TetriWarAI:
     """A computer player. ``level`` is a key of ``LEVELS`` ("easy", "medium", "hard").
 
-    The server asks ``next_action(game, seat, now)`` and gets ``(delay, intent)``: press
+    The server asks ``next_action(game, seat, now)`` (``now``: ms on the game's clock)
+    and gets ``(delay, intent)``: press
     ``intent`` now (through the same path as a person's key, e.g. ``game.apply``), unless
     it is None, then ask again ``delay`` seconds later. ``decide`` gives the whole plan for
     the current piece at once, without pacing or bombs (tests, benchmarks, hints)."""
@@ -422,20 +424,20 @@ class TetriWarAI:
         self._salvo: dict[int, int] = {}  # seat -> target seat of the add lines being fired
 
     # --- the API ---------------------------------------------------------------------------
-    def next_action(self, game: Game, seat: int, now: float) -> tuple[float, Intent | None]:
-        """What to press at ``now`` (None: nothing yet) and the seconds until the next call."""
+    def next_action(self, game: Game, seat: int, now: int) -> tuple[float, Intent | None]:
+        """What to press at ``now`` (ms; None: nothing yet) and the seconds until the next call."""
         player = self._playing(game, seat, now)
         if player is None:
             return IDLE, None
         plan = self._plan(game, player, now)
         if now < plan.ready_at:
-            return plan.ready_at - now, None
+            return (plan.ready_at - now) / 1000, None
         bomb = self._bomb(game, player)
         if bomb is not None:
             return self._wait(), bomb
         return self._wait(), self._keys(game, player, plan, now)[0]
 
-    def decide(self, game: Game, seat: int, now: float) -> list[Intent]:
+    def decide(self, game: Game, seat: int, now: int) -> list[Intent]:
         """Every key that places the current piece from where it is, ending with a hard
         drop (← and → already exchanged while controls are swapped); [] if not playing."""
         player = self._playing(game, seat, now)
@@ -444,14 +446,14 @@ class TetriWarAI:
         return self._keys(game, player, self._plan(game, player, now), now)
 
     # --- planning --------------------------------------------------------------------------
-    def _playing(self, game: Game, seat: int, now: float) -> Player | None:
+    def _playing(self, game: Game, seat: int, now: int) -> Player | None:
         player = game.players.get(seat)
         if game.finished or now >= game.end or player is None or player.left:
             self._plans.pop(seat, None)
             return None
         return player
 
-    def _plan(self, game: Game, player: Player, now: float) -> _Plan:
+    def _plan(self, game: Game, player: Player, now: int) -> _Plan:
         """The plan for the falling piece: kept while the piece and field are unchanged."""
         piece = (player.bag.dealt, player.kind)
         masks = player.field.masks
@@ -459,7 +461,7 @@ class TetriWarAI:
         if plan is not None and plan.piece == piece and plan.field == masks[:HEIGHT]:
             return plan
         if plan is None or plan.piece != piece:  # a new piece: take time to look at it
-            ready_at = now + self.strength.reaction * self._jitter()
+            ready_at = now + round(1000 * self.strength.reaction * self._jitter())
         else:
             ready_at = plan.ready_at
         plan = _Plan(piece, masks[:HEIGHT], self._choose(player), ready_at)
@@ -481,7 +483,7 @@ class TetriWarAI:
             return self.rng.choice(alive[: strength.sloppy_of]).landing
         return alive[0].landing
 
-    def _keys(self, game: Game, player: Player, plan: _Plan, now: float) -> list[Intent]:
+    def _keys(self, game: Game, player: Player, plan: _Plan, now: int) -> list[Intent]:
         masks = player.field.masks
         start = (player.rotation, player.x, player.y)
         path = path_to(masks, player.kind, start, plan.target)

@@ -1,16 +1,29 @@
 """The TetriWar rules engine (RULES.md §1): a pure state machine, standard library only.
 
-    game = Game(Options(minutes=3, bombs="manual"), seed=42, seats=[1, 2], now=0.0,
+    game = Game(Options(minutes=3, bombs="manual"), seed=42, seats=[1, 2], now=0,
                 handling={2: Handling(das=120, arr=0)})   # optional, per seat
-    events = game.apply(1, Intent.parse("left"), now=0.25)
-    events += game.apply(2, Intent.parse("hold_right"), now=0.3)   # repeats by itself
-    events += game.advance(now=1.0)          # gravity, lock delay, auto-repeat, the end
+    events = game.apply(1, Intent.parse("left"), 250)       # at 250 ms, on board 1 only
+    events += game.apply(2, Intent.parse("hold_right"), 300)  # repeats by itself
+    events += game.advance(1000, behind={2: 150})  # every board's clocks: gravity, lock
+                                                   # delay, auto-repeat; board 2 to 850
     sleep_until = game.next_deadline()
 
-Time is always passed in, never read, and randomness comes from the seed, so a game is
-reproduced exactly by ``Game.replay(options, seed, seats, start, game.log, end)``: a
-seat's handling, when not the default, is the first entry of the log
-(``handling:das:arr:soft_drop``), as a forfeit is an entry.
+Time is integer milliseconds on the game's clock (rules version 3: 0 is the start, the
+end ``minutes * 60_000``), always passed in, never read; randomness comes from the seed.
+
+Each board (``Player``) keeps its own time, ``player.now``. ``apply`` runs only its own
+board's clocks to the input's time ``t`` (clamped to the board's time, and to no more
+than ``MAX_LAG_MS`` behind the game's time ``game.now``, the latest time the game was
+given), then applies the input at ``t`` and logs ``(t, seat, text)``. ``advance(now,
+behind)`` runs every board to ``now`` (a seat named in ``behind`` that many ms less, at
+most ``MAX_LAG_MS``). Boards act on each other only through bombs, which land at least
+``BOMB_DELAY_MS`` (> ``MAX_LAG_MS``) after their drop, and Enter weighs its targets by
+their scores ``BOMB_DELAY_MS`` before the drop, so however the boards were advanced the
+game is the same: ``Game.replay(options, seed, seats, start, game.log, end)`` applies
+the log in order, each entry to its own board, then runs every board to the end, and
+reproduces the game exactly. A seat's handling, when not the default, is the first
+entry of the log (``handling:das:arr:soft_drop``), as a forfeit is an entry.
+
 Illegal intents raise :class:`IllegalIntent` (a ``ValueError``) and change nothing.
 Once the game is over (its time ran out, or one side is left), intents and forfeits
 are ignored: they return the events still to report, never an error.
@@ -34,6 +47,7 @@ from games.core.rng import stream, weighted_choice
 from games.tetriwar import constants as C
 from games.tetriwar.events import (
     BoardOver,
+    BombLanded,
     BombReceived,
     ControlChanged,
     Eliminated,
@@ -55,6 +69,7 @@ from games.tetriwar.player import PieceView, Player, PlayerView
 
 __all__ = [
     "BoardOver",
+    "BombLanded",
     "BombReceived",
     "ControlChanged",
     "Eliminated",
@@ -83,6 +98,25 @@ __all__ = [
 ]
 
 INF = math.inf
+MAX_LAG_MS = C.MAX_LAG_MS
+RULES_VERSION = C.RULES_VERSION
+
+
+def ms(t: object, what: str = "a time") -> int:
+    """A time as the engine takes it: whole milliseconds, an ``int`` (a float is refused:
+    the clocks of rules version 3 are integers, a float means seconds by mistake)."""
+    if type(t) is int:
+        return t
+    if isinstance(t, int) and not isinstance(t, bool):
+        return int(t)
+    raise TypeError(f"{what} is whole milliseconds (an int), not {t!r}")
+
+
+def logged_ms(t: object) -> int:
+    """A time read back from a packed log (a double holding a whole number of ms)."""
+    if isinstance(t, float) and t.is_integer():
+        return int(t)
+    return ms(t, "a logged time")
 # What each intent does to the player's board (the bombs are the game's: ``_bomb``).
 MOVES = {
     "left": lambda player, now, events: player.step_key(-1, now, events),
@@ -100,18 +134,22 @@ MOVES = {
 
 
 class Game(Replayable):
+    MAX_LAG_MS = MAX_LAG_MS  # how far behind the game's time an input may still act
+
     def __init__(
         self,
         options: Options,
         seed: int | str,
         seats: Iterable[int],
-        now: float,
+        now: int = 0,
         handling: Mapping[int, Handling] | None = None,
     ) -> None:
-        """``handling``: each seat's auto-repeat and soft drop (RULES.md's defaults for
-        a seat not named)."""
+        """``now``: the start, in ms on the game's clock (0 unless a test says);
+        ``handling``: each seat's auto-repeat and soft drop (RULES.md's defaults for a
+        seat not named)."""
         if not isinstance(options, Options):
             raise TypeError("options must be an Options")
+        now = ms(now, "the start")
         seats = list(seats)
         if not 1 <= len(seats) <= C.MAX_PLAYERS or len(set(seats)) != len(seats):
             raise InvalidOptions("seats", f"a game has 1 to {C.MAX_PLAYERS} different seats, not {seats!r}")
@@ -129,8 +167,8 @@ class Game(Replayable):
         self.seed = seed
         self.seats: tuple[int, ...] = tuple(sorted(seats))
         self.start = now
-        self.end = now + options.minutes * 60
-        self.now = now
+        self.end = now + options.minutes * 60_000
+        self.now = now  # the latest time the game has been given (by apply or advance)
         self.finished = False
         self.termination: Termination | None = None
         self.log = InputLog()
@@ -151,101 +189,131 @@ class Game(Replayable):
             order = self.seats[i:] + self.seats[:i]
             player.numbers = {seat: number for number, seat in enumerate(order, start=1)}
             player.seats_by_number = {number: seat for seat, number in player.numbers.items()}
+            player.now = now
+            player.scores = [(now - 10**9, 0)]
         self._order = list(self.players.values())
         for player in self._order:
             player.spawn(now, [])
         for seat in self.seats:
             if handling.get(seat, DEFAULT_HANDLING) != DEFAULT_HANDLING:
                 self._set_handling(seat, handling[seat], now)
-        self._due = self._compute_due()
 
     # --- the protocol ------------------------------------------------------------------
-    def apply(self, seat: int, intent: Intent, now: float) -> list[Event]:
-        """Apply a player's intent at ``now``; returns what changed (clock events first).
-        Once the game is over the intent is ignored: the clocks run to the end and
-        their events come back, nothing else happens."""
+    def apply(self, seat: int, intent: Intent, t: int) -> list[Event]:
+        """Apply a player's intent at ``t`` (ms), on that board alone: ``t`` is clamped
+        to the board's time and to ``game.now - MAX_LAG_MS``, the board's clocks run to
+        it, the intent acts then and ``(t, seat, text)`` is logged. Returns what changed
+        (clock events first). Once the game is over the intent is ignored: the clocks run
+        to the end and their events come back, nothing else happens."""
+        t = ms(t)
         if not isinstance(intent, Intent):
             raise IllegalIntent("UNKNOWN_INTENT", f"Not an intent: {intent!r}.")
-        if self.finished or now >= self.end:
-            return self.advance(now)
+        if self.finished or t >= self.end:
+            return self.advance(t)
         player = self.players.get(seat)
         if player is None or player.left:
-            self._playing(seat, now)  # raises the reason
-        if now < self.now:
-            now = self.now  # a late message acts at the game's current time
-        events = self._advance(now) if now >= self._due or self._pending else []
+            self._playing(seat, t)  # raises the reason
+        t = max(t, player.now, self.now - MAX_LAG_MS)
+        events = self._reach(player, t)
         name = intent.name
         move = MOVES.get(name)
         if move is not None:
-            move(player, now, events)
+            move(player, t, events)
         elif name == "hard_drop":
-            for bomb in player.hard_drop(now, events):
-                self._drop_auto(player, bomb, now, events)
+            for bomb in player.hard_drop(t, events):
+                self._drop_auto(player, bomb, t, events)
         else:
             try:
-                self._bomb(player, intent, now, events)
+                self._bomb(player, intent, t, events)
             except IllegalIntent:
                 self._pending = events  # the clocks did run: report their events next time
                 raise
-        self.log.append((now, seat, intent.text))
-        # the clocks of this player may have come nearer (an earlier due is harmless)
-        due = player.due()
-        if due < self._due:
-            self._due = due
-        if self._due <= now:
-            events.extend(self._advance(now))
+        self.log.append((t, seat, intent.text))
+        if player.due() <= t:  # a clock the intent brought to now (a repeat, a lock)
+            self._run({player: t}, events)
         return events
 
-    def advance(self, now: float) -> list[Event]:
-        """Run every clock up to ``now``: gravity, lock delay, lack of control, the end."""
+    def advance(self, now: int, behind: Mapping[int, int] | None = None) -> list[Event]:
+        """Run every board's clocks up to ``now`` (gravity, lock delay, repeats, lack of
+        control), a seat in ``behind`` only to ``now - behind[seat]`` (0 to MAX_LAG_MS
+        ms: its inputs may still come that late); at the end, every board to the end."""
         if self.finished:
             events, self._pending = self._pending, []
             return events
-        return self._advance(max(now, self.now))
+        return self._advance(ms(now), behind)
 
-    def forfeit(self, seat: int, now: float) -> list[Event]:
-        """The player leaves: their board stops and they take the last place. When at
-        most one side is left playing, the game ends. Once the game is over, a forfeit
-        is ignored like an intent (the time ran out first: nobody is penalised)."""
-        if self.finished or now >= self.end:
-            return self.advance(now)
-        player = self._playing(seat, now)
-        now = max(now, self.now)
-        events = self._advance(now)
+    def forfeit(self, seat: int, t: int) -> list[Event]:
+        """The player leaves at ``t`` (never before the game's time: a leave acts now):
+        their board stops and they take the last place. When at most one side is left
+        playing, every board runs to then and the game ends. Once the game is over, a
+        forfeit is ignored like an intent (the time ran out first: nobody is penalised)."""
+        t = ms(t)
+        if self.finished or t >= self.end:
+            return self.advance(t)
+        player = self._playing(seat, t)
+        t = max(t, self.now)
+        events = self._reach(player, t)
+        playing = {self._side(p.seat) for p in self._order if not p.left and p is not player}
+        ends = not playing or (len(playing) == 1 and len(self._sides()) > 1)
+        if ends:  # every board stops then: each runs to the leave first
+            self._run({p: t for p in self._order}, events)
         player.left = True
-        player.left_at = now
+        player.left_at = t
         player.release_all()
         events.append(PlayerLeft(seat))
-        self.log.append((now, seat, FORFEIT))
-        playing = {self._side(p.seat) for p in self._order if not p.left}
-        if not playing or (len(playing) == 1 and len(self._sides()) > 1):
+        self.log.append((t, seat, FORFEIT))
+        if ends:
             self._finish(events, Termination.FORFEIT)
-        self._due = self._compute_due()
         return events
 
-    def advance_timed(self, now: float) -> tuple[list[Event], list[float]]:
+    def advance_timed(self, now: int, behind: Mapping[int, int] | None = None) -> tuple[list[Event], list[int]]:
         """``advance``, and the time of the clock's step that made each event (a replay
-        marks a line cleared by a piece gravity locked when it happened)."""
+        marks a line cleared by a piece gravity locked when it happened). A replay that
+        has log entries still to play passes ``behind`` MAX_LAG_MS for every seat: those
+        entries may be that far behind ``now``. ``now`` may be a packed log's double
+        (whole ms), as a replay reads it."""
         if self.finished:
             events, self._pending = self._pending, []
             return events, [self.now] * len(events)
-        times: list[float] = []
-        return self._advance(max(now, self.now), times), times
+        times: list[int] = []
+        return self._advance(logged_ms(now), behind, times), times
 
-    def earliest_due(self) -> float:
-        """A time no later than the next thing that happens without input (infinity once
-        finished), known without working it out: a key press may have brought a clock
-        nearer and left this earlier than ``next_deadline``, never later."""
-        return INF if self.finished else self._due
+    def earliest_due(self) -> int | float:
+        """A time no later than the next thing that happens without input on any board
+        (infinity once finished)."""
+        if self.finished:
+            return INF
+        return min([self.end, *(p.due() for p in self._order)])
 
-    def next_deadline(self) -> float | None:
-        """The earliest time something happens without input (None once finished)."""
+    def next_deadline(self, behind: Mapping[int, int] | None = None) -> int | None:
+        """The earliest time something happens without input (None once finished): each
+        board's next clock, plus its ``behind`` (the end at the latest)."""
         if self.finished:
             return None
-        self._due = self._compute_due()
-        return self._due
+        lags = self._lags(behind)
+        due = self.end
+        for player in self._order:
+            player_due = player.due() + lags.get(player.seat, 0)
+            if player_due < due:
+                due = player_due
+        return due
 
-    def replay_entry(self, t: float, seat: int, text: str) -> None:
+    @classmethod
+    def replay(
+        cls,
+        options: Options,
+        seed: int | str,
+        seats: Iterable[int],
+        start: int,
+        log: Iterable[Sequence],
+        end: int | None = None,
+    ) -> Game:
+        """The game rebuilt from its log (times may be the doubles a packed log holds:
+        whole milliseconds)."""
+        return super().replay(options, seed, seats, logged_ms(start), log, None if end is None else logged_ms(end))
+
+    def replay_entry(self, t: int, seat: int, text: str) -> None:
+        t = logged_ms(t)
         if text == FORFEIT:
             self.forfeit(seat, t)
         elif text.startswith(HANDLING + ":"):
@@ -310,6 +378,17 @@ class Game(Replayable):
         )
         return "\n\n".join([head, *(p.to_text() for p in self._order)])
 
+    def canon(self, seat: int) -> str:
+        """One board's canonical text (plan31; the JavaScript engine writes the same)."""
+        return self.players[seat].canon()
+
+    def board_hash(self, seat: int) -> int:
+        return self.players[seat].board_hash()
+
+    def state(self, seat: int) -> dict:
+        """One board as JSON for its own page (plan31)."""
+        return self.players[seat].state()
+
     def setup(
         self,
         seat: int,
@@ -347,7 +426,7 @@ class Game(Replayable):
             player.store = list(store)
         if piece is not None:
             if isinstance(piece, str):
-                player.place_new(piece, self.now, [])
+                player.place_new(piece, player.now, [])
             else:
                 kind, rotation, x, y = piece
                 shape = SHAPES[kind][rotation][x + X_OFFSET]
@@ -359,10 +438,11 @@ class Game(Replayable):
                 player.resets = 0
                 player.touched = False
                 player.lock_at = INF
-                player._touch(self.now, moved=False)
-                player.last_fall = self.now
-                player.fall_at = self.now + player.interval()
-        self._due = self._compute_due()
+                player._touch(player.now, moved=False)
+                player.last_fall = player.now
+                player.fall_at = player.now + player.interval()
+        if score is not None:
+            player.scores = [(player.now - 10**9, score)]
         return player
 
     # --- inside --------------------------------------------------------------------------
@@ -388,29 +468,58 @@ class Game(Replayable):
         player.set_handling(handling)
         self.log.append((now, seat, handling.text))
 
-    def _compute_due(self) -> float:
-        due = self.end
-        for player in self._order:
-            player_due = player.due()
-            if player_due < due:
-                due = player_due
-        return due
+    def _lags(self, behind: Mapping[int, int] | None) -> dict[int, int]:
+        """``behind`` checked: whole ms, clamped to 0..MAX_LAG_MS."""
+        if not behind:
+            return {}
+        return {seat: min(max(ms(lag, "behind"), 0), MAX_LAG_MS) for seat, lag in behind.items()}
 
-    def _advance(self, now: float, times: list[float] | None = None) -> list[Event]:
-        """Every clock run to ``now``, one step at a time in time order; ``times`` (if
-        given) gets the time of the step that made each event."""
+    def _reach(self, player: Player, t: int) -> list[Event]:
+        """Before an input at ``t`` on ``player``'s board: that board's clocks run to
+        ``t``. When ``t`` is past the game's time, the game's time moves to it, and any
+        other board more than MAX_LAG_MS behind it is first brought to ``t - MAX_LAG_MS``
+        (all in one time order), so no board lags further than an input may: a bomb
+        dropped by a lagging board could otherwise be due where its target has already
+        been."""
+        events, self._pending = self._pending, []
+        targets = {player: t}
+        if t > self.now:
+            self.now = t
+            floor = t - MAX_LAG_MS
+            for other in self._order:
+                if other is not player and other.now < floor:
+                    targets[other] = floor
+        self._run(targets, events)
+        return events
+
+    def _advance(self, now: int, behind: Mapping[int, int] | None, times: list[int] | None = None) -> list[Event]:
         events, self._pending = self._pending, []
         if times is not None:
             times.extend([self.now] * len(events))
+        if now >= self.end:
+            targets = {player: self.end for player in self._order}
+        else:
+            lags = self._lags(behind)
+            targets = {player: now - lags.get(player.seat, 0) for player in self._order}
+        self._run(targets, events, times)
+        self.now = max(self.now, min(now, self.end))
+        if now >= self.end and not self.finished:
+            self._finish(events, Termination.TIME)
+        if times is not None:
+            times.extend([self.now] * (len(events) - len(times)))
+        return events
+
+    def _run(self, targets: Mapping[Player, int], events: list[Event], times: list[int] | None = None) -> None:
+        """Run each board's clocks up to its target (never back, never past the end),
+        one step at a time in time order over all of them (the lowest seat first on a
+        tie), as the bombs they drop must reach their targets in time; ``times`` (if
+        given) gets the time of the step that made each event."""
         end = self.end
-        order = self._order
+        boards = [(p, min(max(t, p.now), end)) for p, t in targets.items() if not p.left and not p.over]
+        boards.sort(key=lambda board: board[0].seat)
         while True:
-            # the player whose clock comes first (lowest seat on a tie): players interact
-            # through automatic bombs, so clocks run in one time order for all
             first, due = None, INF
-            for player in order:
-                if player.left:
-                    continue
+            for player, target in boards:
                 player_due = player.fall_at
                 if player.lock_at < player_due:
                     player_due = player.lock_at
@@ -418,22 +527,18 @@ class Game(Replayable):
                     player_due = player.control_until
                 if player.repeat_at < player_due:
                     player_due = player.repeat_at
-                if player_due < due:
+                if player_due < due and player_due <= target and player_due < end:
                     first, due = player, player_due
-            if first is None or due > now or due >= end:
+            if first is None:
                 break
+            first.now = due
             dropped = first.step(due, events)
             for bomb in dropped:
                 self._drop_auto(first, bomb, due, events)
             if times is not None:
                 times.extend([due] * (len(events) - len(times)))
-        self.now = max(self.now, min(now, end))
-        if now >= end and not self.finished:
-            self._finish(events, Termination.TIME)
-        if times is not None:
-            times.extend([self.now] * (len(events) - len(times)))
-        self._due = self._compute_due()
-        return events
+        for player, target in boards:
+            player.now = target
 
     def _finish(self, events: list[Event], termination: Termination) -> None:
         """The end: every board still playing stops (its piece goes), then the game."""
@@ -441,12 +546,13 @@ class Game(Replayable):
         self.termination = termination
         for player in self._order:
             if not player.left:
+                player.now = max(player.now, min(self.now, self.end))
                 player.over = True
                 events.append(BoardOver(player.seat))
         events.append(GameFinished(0))
 
     # --- bombs ---------------------------------------------------------------------------
-    def _bomb(self, player: Player, intent: Intent, now: float, events: list) -> None:
+    def _bomb(self, player: Player, intent: Intent, t: int, events: list) -> None:
         """Drop the oldest stored bomb: Enter (no target) or keys 1–4. Checks first, so a
         refused bomb changes nothing."""
         mode = self.options.bombs
@@ -458,53 +564,64 @@ class Game(Replayable):
             raise IllegalIntent("EMPTY_STORE", "There is no bomb in the store to drop.")
         bomb = player.store[0]
         if intent.target is None:
-            candidates = self._enter_candidates(player, bomb)
+            candidates = self._enter_candidates(player, bomb, t)
             if not candidates:
                 raise IllegalIntent(
                     "NO_OPPONENT",
                     "There is no opponent to drop a red bomb on; use key 1 to drop it on yourself.",
                 )
-            target = self._draw_target(player, candidates)
+            target = self._draw_target(player, candidates, t)
         else:
             seat = player.seats_by_number.get(intent.target)
             if seat is None:
                 raise IllegalIntent("BAD_TARGET", f"There is no player {intent.target} in this game.")
             target = self.players[seat]
-            if target.left:
+            if target.left_at < t:
                 raise IllegalIntent("TARGET_LEFT", f"Player {intent.target} has left the game.")
         del player.store[0]
         events.append(StoreChanged(player.seat, tuple(player.store)))
-        self._hit(player, target, bomb, now, events)
+        self._hit(player, target, bomb, t, events)
 
-    def _drop_auto(self, player: Player, bomb: str, now: float, events: list) -> None:
+    def _drop_auto(self, player: Player, bomb: str, t: int, events: list) -> None:
         """Automatic mode: a caught bomb drops at once, aimed as Enter aims. A red bomb
         with no opponent left is lost (our choice)."""
-        candidates = self._enter_candidates(player, bomb)
+        candidates = self._enter_candidates(player, bomb, t)
         if candidates:
-            self._hit(player, self._draw_target(player, candidates), bomb, now, events)
+            self._hit(player, self._draw_target(player, candidates, t), bomb, t, events)
 
-    def _hit(self, sender: Player, target: Player, bomb: str, now: float, events: list) -> None:
-        target.receive(bomb, sender.seat, now, events)
-        self._due = min(self._due, target.due())  # its clocks may have changed
+    def _hit(self, sender: Player, target: Player, bomb: str, t: int, events: list) -> None:
+        """The drop is announced to the target at once; it lands at the target's next
+        piece at or after ``t + BOMB_DELAY_MS`` (RULES.md), a bomb on oneself too."""
+        sender.drops += 1
+        target.announce(bomb, sender.seat, t, sender.drops, events)
 
-    def _opponents(self, player: Player) -> list[Player]:
+    def _opponents(self, player: Player, t: int | None = None) -> list[Player]:
+        """The opponents still playing (at ``t``: who had not left before then; a board
+        that left at ``t`` itself still counts, whichever came first in the calls)."""
         side = self._side(player.seat)
-        return [p for p in self._order if not p.left and p.seat not in side]
+        if t is None:
+            return [p for p in self._order if not p.left and p.seat not in side]
+        return [p for p in self._order if p.left_at >= t and p.seat not in side]
 
     def _side(self, seat: int) -> tuple[int, ...]:
         if self.options.pairs:
             return next(pair for pair in C.PAIRS if seat in pair)
         return (seat,)
 
-    def _enter_candidates(self, player: Player, bomb: str) -> list[Player]:
-        """Whom Enter may hit: oneself with a green bomb, else the opponents (RULES.md)."""
-        return [player] if bomb in C.GREEN_BOMBS else self._opponents(player)
+    def _enter_candidates(self, player: Player, bomb: str, t: int) -> list[Player]:
+        """Whom Enter may hit at ``t``: oneself with a green bomb, else the opponents who
+        had not left by then (RULES.md)."""
+        return [player] if bomb in C.GREEN_BOMBS else self._opponents(player, t)
 
-    def _draw_target(self, player: Player, candidates: list[Player]) -> Player:
+    def _draw_target(self, player: Player, candidates: list[Player], t: int) -> Player:
         """Enter's target among ``candidates``: the highest-scoring opponent (each, when
-        tied: our choice) weighs 3, each other opponent 1 (RULES.md)."""
+        tied: our choice) weighs 3, each other opponent 1 (RULES.md), by the scores as
+        they stood BOMB_DELAY_MS before the drop: by then every board's score is final
+        however far its clocks have run since (inputs act at most MAX_LAG_MS late)."""
         if len(candidates) == 1:
             return candidates[0]
-        best = max(p.score for p in candidates)
-        weights = [C.ENTER_WEIGHT_LEADER if p.score == best else C.ENTER_WEIGHT_OTHER for p in candidates]
+        at = t - C.BOMB_DELAY_MS
+        scores = [p.score_at(at) for p in candidates]
+        best = max(scores)
+        weights = [C.ENTER_WEIGHT_LEADER if score == best else C.ENTER_WEIGHT_OTHER for score in scores]
         return weighted_choice(player.chance, candidates, weights)

@@ -9,8 +9,11 @@ Every event has ``seat`` (0 = the whole game) and a ``kind`` naming the screen r
 ``score``      score, level, lines or eliminations changed
 ``next``       the 3-piece preview changed
 ``store``      the bomb store changed
-``feed``       a bomb was received: ``sender`` is the dropper's number as the
+``feed``       a bomb was dropped on the board (announced at once, lands later):
+               ``sender`` is the dropper's number as the
                receiver numbers players (1 = oneself), ``from_seat`` their seat
+``landed``     a bomb announced earlier took effect (``bomb``, ``sender`` its seat);
+               its changes come as their own events
 ``control``    lack of control began (``reversed`` True, ``until``) or ended
 ``eliminated`` the player topped out and starts again on an empty field
 ``left``       the player forfeited
@@ -73,7 +76,7 @@ class BombReceived(Event):
 @dataclass(frozen=True, slots=True)
 class ControlChanged(Event):
     reversed: bool
-    until: float | None
+    until: int | None
     kind: ClassVar[str] = "control"
 
 
@@ -95,3 +98,13 @@ class FeedEntry:
     sender: int  # the dropper's number as the receiver numbers players (1 = oneself)
     bomb: str
     from_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BombLanded(Event):
+    """A bomb announced earlier took effect on ``seat``'s board (at its next piece at or
+    after BOMB_DELAY_MS from the drop): ``sender`` is the dropper's seat."""
+
+    bomb: str
+    sender: int
+    kind: ClassVar[str] = "landed"

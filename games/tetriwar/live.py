@@ -9,6 +9,10 @@ Frames: every intent but a bomb is its name alone. ``hold_left`` / ``release_lef
 ``hold_right`` / ``release_right`` and ``hold_down`` / ``release_down`` are a key going
 down and coming up (the engine repeats held keys itself); ``left``, ``right``,
 ``soft_drop_on`` / ``soft_drop_off`` and the rest are single presses.
+
+Clocks: the host speaks float seconds on its own clock; the engine (rules version 3)
+integer milliseconds from the game's start (``begin``). This adapter converts at its
+edge: ``ms(now)`` in, ``self.start + due / 1000`` out.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games import wire
 from games.core.errors import InvalidOptions
-from games.live import LiveGameBase
+from games.core.log import Rows
+from games.core.protocol import IllegalIntent
+from games.live import FinishedGame, LiveGameBase
 from games.tetriwar import render
 from games.tetriwar.ai import TetriWarAI
 from games.tetriwar.constants import HIDDEN_ROWS, MAX_PLAYERS, PAIRS
@@ -62,6 +68,7 @@ class TetriWarLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = "games/tetriwar/partials.html"
     FRAMES = (*KEYS, Bomb)
+    TICKS_PER_SECOND = 1000  # the engine counts integer ms from the start
     RESULT_COLUMNS = (
         (gettext_lazy("Score"), "score"), (gettext_lazy("Lines"), "lines"),
         (gettext_lazy("Topped out"), "eliminations"),
@@ -80,7 +87,61 @@ class TetriWarLive(LiveGameBase):
 
     def begin(self, now: float) -> None:
         self.start = now
-        self.game = Game(self.options, self.seed, self.seats, now, handling=self.handling)
+        self.game = Game(self.options, self.seed, self.seats, 0, handling=self.handling)
+
+    # --- the host's seconds, the engine's milliseconds -----------------------------------
+    def ms(self, now: float) -> int:
+        """The engine's time (ms since the start) at the host's ``now`` (seconds)."""
+        return round((now - self.start) * 1000)
+
+    def seconds(self, t: float) -> float:
+        """The host's time (seconds) at the engine's ``t`` (ms)."""
+        return self.start + t / 1000
+
+    def apply(self, seat: int, intent: str, now: float) -> list[Any]:
+        assert self.game is not None
+        return self.game.apply(seat, Intent.parse(intent), self.ms(now))
+
+    def advance(self, now: float) -> list[Any]:
+        return self.game.advance(self.ms(now)) if self.game else []
+
+    def forfeit(self, seat: int, now: float) -> list[Any]:
+        if self.game is None:
+            return super().forfeit(seat, now)  # refuses: not started
+        return self.game.forfeit(seat, self.ms(now))
+
+    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
+        """The bot looks at the board as it is now, and presses its key (through the
+        engine, as a person's key); the delay to its next call is in seconds."""
+        game = self.game
+        if game is None or game.finished or self.has_left(seat):
+            return [], 1.0
+        t = self.ms(now)
+        events = game.advance(t)
+        delay, intent = self.bots[seat].next_action(game, seat, t)
+        if intent is not None:
+            try:
+                events.extend(game.apply(seat, intent, t))
+            except IllegalIntent:
+                pass  # a bot's mistake is never a player's problem
+        return events, delay
+
+    def next_deadline(self) -> float | None:
+        due = self.game.next_deadline() if self.game else None
+        return None if due is None else self.seconds(due)
+
+    def finished_game(self) -> FinishedGame:
+        """As every game's, with the times the record keeps in the engine's ms: the log
+        as the engine wrote it, its clock from 0 to the end (rules version 3)."""
+        game = self.game
+        assert game is not None and game.finished
+        return FinishedGame(
+            outcome=game.outcome(),
+            players={seat: self.player_stats(seat) for seat in self.seats},
+            log=Rows(game.log, game.start, scale=1000),
+            end=round((game.now - game.start) / 1000, 4),
+            clock=(game.start, game.now),
+        )
 
     def disconnected(self, seat: int, now: float) -> list[Any]:
         """The seat's last socket closed: the keys it held come up, as a page that is
@@ -88,6 +149,7 @@ class TetriWarLive(LiveGameBase):
         them). Its pieces keep falling meanwhile (RULES.md §1)."""
         game = self.game
         player = game.players.get(seat) if game is not None else None
+        now = self.ms(now)
         if player is None or player.left or game.finished or now >= game.end:
             return []
         held = (
@@ -234,7 +296,7 @@ class TetriWarLive(LiveGameBase):
         if now < start_at or self.game is None:
             countdown_ms = int(max(0.0, start_at - now) * 1000)
         else:
-            remaining_ms = int(max(0.0, self.game.end - now) * 1000)
+            remaining_ms = max(0, self.game.end - self.ms(now))
         return render_to_string(
             "games/tetriwar/partials.html#game",
             {

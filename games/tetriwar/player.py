@@ -1,6 +1,8 @@
 """One player's board: the field, the falling piece, its clocks, score and bombs.
 
-Times are seconds on the caller's clock. ``INF`` means "not scheduled". Each method
+Times are integer milliseconds on the game's clock (0 = the start); each board keeps
+its own time, ``now``, which never goes back (the game runs each board's clocks up to
+the time it is given, see engine.py). ``INF`` means "not scheduled". Each method
 that changes something appends events to the list it is given. Field rows are counted
 from the top hidden row (see ``field``); views convert to visible rows.
 
@@ -15,6 +17,7 @@ the piece or the field changes, so a key held against a wall costs no work.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from dataclasses import dataclass
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from games.core.rng import weighted_choice
 from games.tetriwar import constants as C
 from games.tetriwar.events import (
+    BombLanded,
     BombReceived,
     ControlChanged,
     Eliminated,
@@ -37,8 +41,8 @@ from games.tetriwar.handling import DEFAULT_HANDLING, Handling
 from games.tetriwar.pieces import CELLS, KICKS, ROW_COLUMNS, SHAPES, X_OFFSET, Bag
 
 INF = math.inf
-GRAVITY = C.GRAVITY
-LOCK_DELAY = C.LOCK_DELAY
+GRAVITY = C.GRAVITY_MS
+LOCK_DELAY = C.LOCK_DELAY_MS
 MAX_LOCK_RESETS = C.MAX_LOCK_RESETS
 HIDDEN = C.HIDDEN_ROWS
 FULL_ROW = C.FULL_ROW
@@ -66,7 +70,7 @@ class PlayerView:
     store: tuple[str, ...]
     feed: tuple[FeedEntry, ...]
     next: tuple[str, ...]
-    reversed_until: float | None
+    reversed_until: int | None
     piece: PieceView | None
     ghost: tuple[tuple[int, int], ...]
     field: tuple[str, ...]
@@ -89,6 +93,7 @@ class Player:
         self.seat = seat
         self.start_level = start_level
         self.lines_per_level = lines_per_level
+        self.bombs = bombs
         self.bombs_on = bombs != "off"
         self.automatic = bombs == "automatic"
         self.bag = bag
@@ -113,12 +118,22 @@ class Player:
         self.resets = 0  # moves and rotations since the piece first touched down on its lowest row
         self.touched = False  # it has touched down on its lowest row (the count is running)
         self.soft = False
-        self.last_fall = 0.0
+        self.now = 0  # this board's time: its clocks have run up to here
+        self.last_fall = 0
         self.fall_at = INF
         self.lock_at = INF
         self.control_until = INF  # lack of control ends then (INF: keys are not swapped)
         self.left = False
         self.left_at = INF
+        # bombs dropped on this board that land at its next spawn at or after ``due``:
+        # (due, sender seat, the sender's drop number, bomb), kept sorted, so the order
+        # does not depend on which board's clocks ran first
+        self.incoming: list[tuple[int, int, int, str]] = []
+        self.feed_keys: list[tuple[int, int, int]] = []  # (drop time, sender, number) of each feed entry
+        self.drops = 0  # bombs this board has dropped (numbers its drops)
+        # (time, score) whenever the score changed, the last second or so of them: Enter
+        # weighs targets by their scores BOMB_DELAY_MS before the drop
+        self.scores: list[tuple[int, int]] = [(-(10**12), 0)]
         self.over = False  # the game has ended (the view shows no piece)
         # auto-repeat of held ← → (see the module's docstring)
         self.held: list[int] = []  # directions held, −1 ← and +1 →, the last pressed last
@@ -129,17 +144,17 @@ class Player:
 
     def set_handling(self, handling: Handling) -> None:
         self.handling = handling
-        self.das = handling.das_seconds
-        self.arr = handling.arr_seconds
-        self.soft_drop = {level: C.soft_drop_seconds(level, handling.soft_drop) for level in GRAVITY}
+        self.das = handling.das
+        self.arr = handling.arr
+        self.soft_drop = C.SOFT_DROP_MS[handling.soft_drop]
 
     @property
-    def reversed_until(self) -> float | None:
+    def reversed_until(self) -> int | None:
         """When lack of control ends, or None when ← and → are not swapped."""
         return None if self.control_until == INF else self.control_until
 
     # --- clocks ------------------------------------------------------------------------
-    def due(self) -> float:
+    def due(self) -> int | float:
         if self.left or self.over:
             return INF
         due = self.fall_at
@@ -151,7 +166,7 @@ class Player:
             due = self.repeat_at
         return due
 
-    def interval(self) -> float:
+    def interval(self) -> int:
         return self.soft_drop[self.level] if self.soft else GRAVITY[self.level]
 
     def fits(self, shape, y: int) -> bool:
@@ -166,7 +181,7 @@ class Player:
                     return y
             y += 1
 
-    def _touch(self, t: float, moved: bool) -> None:
+    def _touch(self, t: int, moved: bool) -> None:
         """Update the lock clock after the piece moved (``moved``) or the field changed.
 
         From the piece's first touch-down on its lowest row, every successful move or
@@ -192,7 +207,7 @@ class Player:
             self.resets = 0
             self.touched = False
 
-    def step(self, t: float, events: list) -> list[str]:
+    def step(self, t: int, events: list) -> list[str]:
         """Run the clock that is due at ``t``; returns bombs to drop automatically.
         Clocks due at the same time run in this order: lack of control, lock, repeat,
         gravity."""
@@ -211,7 +226,7 @@ class Player:
             self.fall(t, events)
         return []
 
-    def fall(self, t: float, events: list) -> None:
+    def fall(self, t: int, events: list) -> None:
         y = self.y + 1
         if self.fits(self.shape, y):
             self.y = y
@@ -223,7 +238,7 @@ class Player:
         self.fall_at = t + self.interval()
 
     # --- intents -----------------------------------------------------------------------
-    def shift(self, dx: int, t: float, events: list) -> bool:
+    def shift(self, dx: int, t: int, events: list) -> bool:
         """One step sideways (← and → exchanged during lack of control); whether it moved."""
         if self.control_until != INF:
             dx = -dx
@@ -239,12 +254,12 @@ class Player:
                 return True
         return False
 
-    def step_key(self, dx: int, t: float, events: list) -> None:
+    def step_key(self, dx: int, t: int, events: list) -> None:
         """A single ← or → (the ``left`` / ``right`` intents): one step."""
         if self.shift(dx, t, events):
             self.rearm(t)
 
-    def slide(self, dx: int, t: float, events: list) -> bool:
+    def slide(self, dx: int, t: int, events: list) -> bool:
         """As far as the piece goes sideways (ARR 0), as one move for the lock delay."""
         if self.control_until != INF:
             dx = -dx
@@ -260,7 +275,7 @@ class Player:
         events.append(self.piece_event)
         return True
 
-    def hold(self, dx: int, t: float, events: list) -> None:
+    def hold(self, dx: int, t: int, events: list) -> None:
         """← (−1) or → (+1) goes down: one step at once, repeats after DAS. A key that
         is already down (the keyboard's own repeat) changes nothing."""
         if dx in self.held:
@@ -270,7 +285,7 @@ class Player:
         self.shift(dx, t, events)
         self.repeat_at = t + self.das
 
-    def release(self, dx: int, t: float) -> None:
+    def release(self, dx: int, t: int) -> None:
         """← or → comes up; if it was the active one, the other (if held) takes over
         after its own DAS."""
         if dx not in self.held:
@@ -281,7 +296,7 @@ class Player:
             self.charged = False
             self.repeat_at = t + self.das if self.held else INF
 
-    def repeat(self, t: float, events: list) -> None:
+    def repeat(self, t: int, events: list) -> None:
         """The repeat clock: one step (every ARR), or to the wall (ARR 0). Blocked, the
         clock stops until ``rearm``."""
         self.charged = True
@@ -293,7 +308,7 @@ class Player:
         else:
             self.repeat_at = INF
 
-    def rearm(self, t: float) -> None:
+    def rearm(self, t: int) -> None:
         """The piece or the field changed: a charged repeat that was blocked tries at once."""
         if self.charged and self.repeat_at == INF and self.held:
             self.repeat_at = t
@@ -304,7 +319,7 @@ class Player:
         self.charged = False
         self.soft = False
 
-    def rotate(self, t: float, events: list) -> None:
+    def rotate(self, t: int, events: list) -> None:
         """Turn clockwise with the SRS kick tests; if all five fail, nothing happens."""
         rotation = (self.rotation + 1) % 4
         shapes = SHAPES[self.kind][rotation]
@@ -321,18 +336,18 @@ class Player:
                 self.rearm(t)
                 return
 
-    def set_soft_drop(self, on: bool, t: float) -> None:
+    def set_soft_drop(self, on: bool, t: int) -> None:
         # The next row falls one (new) interval after the last one, never in the past,
         # so toggling soft drop cannot hold a piece up.
         self.soft = on
         self.fall_at = max(t, self.last_fall + self.interval())
 
-    def hard_drop(self, t: float, events: list) -> list[str]:
+    def hard_drop(self, t: int, events: list) -> list[str]:
         self.y = self.ghost_y()
         return self.lock(t, events)
 
     # --- locking, clearing, spawning ----------------------------------------------------
-    def lock(self, t: float, events: list) -> list[str]:
+    def lock(self, t: int, events: list) -> list[str]:
         """Lock the piece; score, clear, level up, make bombs, spawn the next piece.
 
         Returns the bombs caught, when they are to be dropped at once (automatic mode)."""
@@ -358,6 +373,7 @@ class Player:
                 full.append(y + offset)
         level = self.level
         self.score += C.PIECE_POINTS * level
+        self.scored(t)
         caught: list[str] = []
         if full:
             caught = [C.BOMB_OF_CHAR[ch] for row in full for ch in text[row] if ch in C.BOMB_OF_CHAR]
@@ -385,6 +401,25 @@ class Player:
         self.spawn(t, events)
         return caught
 
+    def scored(self, t: int) -> None:
+        """Keep the score's history (pruned to what a drop can still ask: the scores
+        from a little over BOMB_DELAY_MS + MAX_LAG_MS behind this board's time)."""
+        scores = self.scores
+        if scores[-1][0] == t:
+            scores[-1] = (t, self.score)
+        else:
+            scores.append((t, self.score))
+        horizon = t - 2 * (C.BOMB_DELAY_MS + C.MAX_LAG_MS)
+        while len(scores) > 2 and scores[1][0] <= horizon:
+            del scores[0]
+
+    def score_at(self, t: int) -> int:
+        """The score as it stood at ``t`` (after every step at ``t`` or before)."""
+        for at, score in reversed(self.scores):
+            if at <= t:
+                return score
+        return self.scores[0][1]
+
     def make_bombs(self, count: int) -> list[int]:
         """Turn up to ``count`` random plain blocks into bombs; returns their rows."""
         blocks = self.field.blocks(C.BLOCK_CHARS)
@@ -397,12 +432,16 @@ class Player:
             rows.append(row)
         return rows
 
-    def spawn(self, t: float, events: list) -> None:
+    def spawn(self, t: int, events: list) -> None:
+        """The next piece enters; first every bomb due by now lands, in order (RULES.md)."""
+        while self.incoming and self.incoming[0][0] <= t:
+            _, from_seat, _, bomb = self.incoming.pop(0)
+            self.land(bomb, from_seat, t, events)
         kind = self.bag.take()
         self.place_new(kind, t, events)
         events.append(NextChanged(self.seat, self.bag.peek(C.PREVIEW)))
 
-    def place_new(self, kind: str, t: float, events: list) -> None:
+    def place_new(self, kind: str, t: int, events: list) -> None:
         shape = SHAPES[kind][0][C.SPAWN_COLUMN + X_OFFSET]
         y = C.SPAWN_ROW
         if not self.fits(shape, y):  # block out: the piece cannot spawn
@@ -420,7 +459,7 @@ class Player:
         events.append(self.piece_event)
         self.rearm(t)  # a charged key moves the new piece at once
 
-    def eliminate(self, t: float, events: list) -> None:
+    def eliminate(self, t: int, events: list) -> None:
         """Top out: empty field, start level, level counter restarts; score kept, stored
         bombs lost (RULES.md). Total lines, the feed and a running lack of control carry
         on (our choice)."""
@@ -436,21 +475,31 @@ class Player:
             events.append(StoreChanged(self.seat, ()))
 
     # --- receiving bombs -----------------------------------------------------------------
-    def receive(self, bomb: str, from_seat: int, t: float, events: list) -> None:
+    def announce(self, bomb: str, from_seat: int, t: int, number: int, events: list) -> None:
+        """A bomb dropped on this board at ``t``: in the feed at once, landing at the next
+        piece at or after ``t + BOMB_DELAY_MS``. Kept in (time, sender, number) order,
+        whichever board's clocks ran first."""
         sender = self.numbers[from_seat]
-        self.feed.append(FeedEntry(sender, bomb, from_seat))
-        del self.feed[: -C.FEED_SIZE]
+        key = (t, from_seat, number)
+        i = bisect.bisect(self.feed_keys, key)
+        self.feed_keys.insert(i, key)
+        self.feed.insert(i, FeedEntry(sender, bomb, from_seat))
+        del self.feed[: -C.FEED_SIZE], self.feed_keys[: -C.FEED_SIZE]
+        bisect.insort(self.incoming, (t + C.BOMB_DELAY_MS, from_seat, number, bomb))
         events.append(BombReceived(self.seat, sender, bomb, from_seat))
+
+    def land(self, bomb: str, from_seat: int, t: int, events: list) -> None:
+        """A bomb's effect, when it lands (before the next piece is placed)."""
+        events.append(BombLanded(self.seat, bomb, from_seat))
         if bomb == C.LACK_OF_CONTROL:  # a second one while active restarts the 5 s
-            self.control_until = t + C.LACK_OF_CONTROL_SECONDS
+            self.control_until = t + C.LACK_OF_CONTROL_MS
             events.append(ControlChanged(self.seat, True, self.control_until))
-            self.rearm(t)
             return
         field = self.field
         before = list(field.text)
         if bomb == C.ADD_LINE:
             if not field.add_garbage(self.chance.randrange(C.WIDTH)):
-                self.topple(t, events)
+                self.eliminate(t, events)  # pushed out of the top: topped out
                 return
         elif bomb == C.EARTHQUAKE:
             for row in range(C.HEIGHT):
@@ -473,31 +522,9 @@ class Player:
         full = field.full_rows()
         if full:  # lines an effect completes go at once, without credit (TetriNET)
             field.remove_rows(full)
-        self.settle(t, events)
         rows = tuple(row - HIDDEN for row in range(HIDDEN, C.HEIGHT) if field.text[row] != before[row])
         if rows:
             events.append(FieldChanged(self.seat, rows))
-
-    def settle(self, t: float, events: list) -> None:
-        """After the field changed under the piece: push it up out of any blocks (our
-        choice), topping out if it cannot fit, and restart or stop the lock clock."""
-        if self.left:
-            return
-        y = self.y
-        while not self.fits(self.shape, y):
-            y -= 1
-            if y + self.shape[0][0] < 0:
-                self.topple(t, events)
-                return
-        self.y = y
-        self._touch(t, moved=False)
-        events.append(self.piece_event)
-        self.rearm(t)
-
-    def topple(self, t: float, events: list) -> None:
-        """Topped out by a bomb: eliminated; the falling piece is discarded."""
-        self.eliminate(t, events)
-        self.spawn(t, events)
 
     # --- views -----------------------------------------------------------------------------
     def piece_cells(self, y: int | None = None) -> tuple[tuple[int, int], ...]:
@@ -530,7 +557,7 @@ class Player:
     def to_text(self) -> str:
         """The whole state as text (for tests, replays and debugging)."""
 
-        def clock(value: float) -> str:
+        def clock(value: int | float) -> str:
             return "-" if value == INF else repr(value)
 
         # handling and held keys only when there are any, so a game without them reads
@@ -547,16 +574,105 @@ class Player:
             + handling,
             f"piece {self.kind} r{self.rotation} x{self.x} y{self.y - HIDDEN} "
             f"resets {self.resets} touched {int(self.touched)} lowest {self.lowest - HIDDEN} soft {int(self.soft)}" + keys,
-            f"clocks fall {clock(self.fall_at)} lock {clock(self.lock_at)} "
+            f"clocks now {self.now} fall {clock(self.fall_at)} lock {clock(self.lock_at)} "
             f"reversed {clock(self.control_until)} last_fall {self.last_fall!r}",
             f"next {' '.join(self.bag.peek(C.PREVIEW))} dealt {self.bag.dealt}",
             f"store {' '.join(self.store) or '-'}",
             f"feed {' '.join(f'{e.sender}:{e.bomb}' for e in self.feed) or '-'}",
+            f"incoming {' '.join(f'{due}:{seat}:{bomb}' for due, seat, _, bomb in self.incoming) or '-'}",
             *self.field.text[:HIDDEN],
             "-" * C.WIDTH,
             *self.field.text[HIDDEN:],
         ]
         return "\n".join(lines)
+
+
+    # --- one board, as both engines write it (plan31: canon, hash, state) ------------------
+    def canon(self) -> str:
+        """The board's canonical text: the Python and JavaScript engines write it byte
+        for byte alike, so equal texts (and hashes) mean equal boards."""
+
+        def clock(value: int | float) -> str:
+            return "-" if value == INF else str(value)
+
+        if self.kind:
+            piece = f"{self.kind} {self.rotation} {self.x} {self.y}"
+        else:
+            piece = "- 0 0 0"
+        held = "".join("L" if dx < 0 else "R" for dx in self.held) or "-"
+        store = "".join(C.BOMB_CHARS[bomb] for bomb in self.store) or "-"
+        return "\n".join(
+            [
+                f"t {self.now} piece {piece} lowest {self.lowest} resets {self.resets} "
+                f"touched {int(self.touched)} soft {int(self.soft)}",
+                f"clocks {clock(self.fall_at)} {clock(self.lock_at)} {clock(self.repeat_at)} "
+                f"{clock(self.control_until)} {self.last_fall}",
+                f"keys {held} charged {int(self.charged)}",
+                f"score {self.score} {self.level} {self.lines} {self.level_lines} {self.eliminations} "
+                f"dealt {self.bag.dealt} out {int(self.out)}",
+                f"store {store}",
+                *self.field.text,
+            ]
+        )
+
+    def board_hash(self) -> int:
+        """FNV-1a (32 bits) of ``canon()``'s UTF-8 bytes."""
+        return fnv1a32(self.canon().encode())
+
+    @property
+    def out(self) -> bool:
+        """The board has stopped: its player left, or the game ended."""
+        return self.left or self.over
+
+    def state(self) -> dict:
+        """The board as JSON for its own page, enough to go on predicting it (plan31)."""
+
+        def clock(value: int | float) -> int | None:
+            return None if value == INF else value
+
+        handling = self.handling
+        return {
+            "t": self.now,
+            "field": list(self.field.text),
+            "piece": [self.kind, self.rotation, self.x, self.y] if self.kind else None,
+            "lowest": self.lowest,
+            "resets": self.resets,
+            "touched": self.touched,
+            "soft": self.soft,
+            "fall_at": clock(self.fall_at),
+            "lock_at": clock(self.lock_at),
+            "repeat_at": clock(self.repeat_at),
+            "control_until": clock(self.control_until),
+            "last_fall": self.last_fall,
+            "held": list(self.held),
+            "charged": self.charged,
+            "score": self.score,
+            "level": self.level,
+            "lines": self.lines,
+            "level_lines": self.level_lines,
+            "eliminations": self.eliminations,
+            "start_level": self.start_level,
+            "lines_per_level": self.lines_per_level,
+            "bombs": self.bombs,
+            "handling": {"das": handling.das, "arr": handling.arr, "soft_drop": handling.soft_drop},
+            "dealt": self.bag.dealt,
+            "next": list(self.bag.peek(C.PREVIEW)),
+            "store": list(self.store),
+            "out": self.out,
+            "incoming": [[due, bomb, seat] for due, seat, _, bomb in self.incoming],
+        }
+
+
+FNV_OFFSET = 2166136261
+FNV_PRIME = 16777619
+
+
+def fnv1a32(data: bytes) -> int:
+    """The 32-bit FNV-1a hash of ``data`` (an unsigned int)."""
+    h = FNV_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * FNV_PRIME) & 0xFFFFFFFF
+    return h
 
 
 def weighted_bomb(rng: random.Random) -> str:

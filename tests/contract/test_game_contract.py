@@ -114,7 +114,7 @@ def test_a_seeded_game_replays_from_its_input_log_to_the_same_game(spec):
     live = bots_game(spec, seed=23)
     game = live.game
     again = type(game).replay(
-        spec.live.Options.from_dict(live.setup["options"]), live.seed, live.seats, live.start, list(game.log), game.now
+        spec.live.Options.from_dict(live.setup["options"]), live.seed, live.seats, game.start, list(game.log), game.now
     )
     assert again.to_text() == game.to_text()
     assert again.outcome() == game.outcome()

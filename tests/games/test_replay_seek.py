@@ -35,14 +35,16 @@ def full_replay_text(record, t: float) -> str:
     """The engine played from the start through every entry up to ``t`` seconds, then its
     clocks run to that moment: what a seek must equal."""
     live = live_game_for(record.setup)
-    now = record.start + t
+    scale = live.TICKS_PER_SECOND  # the record's clock: seconds, or TetriWar's ms
+    now = record.start + t if scale == 1 else round(record.start + t * scale)
     entries = [entry for entry in record.log if entry[0] <= now]
     return live.Game.replay(live.options, live.seed, live.seats, record.start, entries, now).to_text()
 
 
 def moments_to_check(record, rng: random.Random) -> list[float]:
-    duration = record.end - record.start
-    times = [t - record.start for t, _, _ in record.log]
+    scale = live_game_for(record.setup).TICKS_PER_SECOND
+    duration = (record.end - record.start) / scale
+    times = [(t - record.start) / scale for t, _, _ in record.log]
     picked = rng.sample(times, min(6, len(times)))  # exactly at entries: the entry is shown
     return sorted({0.0, duration, duration / 3, *(rng.uniform(0, duration) for _ in range(6)), *picked})
 
@@ -246,14 +248,14 @@ def test_what_tetriwars_clocks_do_alone_is_marked_at_its_own_time():
     setup = contract_setup(spec, 2, 2)
     setup["options"]["minutes"] = 2
     live = bots_game(spec, 2, 2, setup)
-    log, start, end = InputLog.unpack(live.game.log.pack(live.start, live.game.now))
+    log, start, end = InputLog.unpack(live.game.log.pack(*live.finished_game().clock))
     replay = Replay(setup, log, start, end)
     by_clock = [m for m in replay.moments if m.clock is not None]
     assert [m.kind for m in by_clock] == ["out"]
     m = by_clock[0]
-    assert m.t == math.ceil((m.clock - start) * 1000) / 1000
+    assert m.t == math.ceil(m.clock - start) / 1000  # the engine's clock counts ms
     assert log[m.entry - 1][0] < m.clock < log[m.entry][0]  # between two entries, and not at either
-    states = [replay._state(m.entry, now).game.to_text() for now in (m.clock - 1e-6, m.clock)]
+    states = [replay._state(m.entry, now).game.to_text() for now in (m.clock - 1, m.clock)]
     assert states[0] != states[1]  # the step at m.clock made the change
     assert replay.moments == sorted(replay.moments, key=lambda moment: moment.t)
     assert "id=\"game\"" in replay.render_moment(replay.moments.index(m))

@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tetriwar_helpers import WELL, field, game_for
+from tetriwar_helpers import WELL, field, game_for, land
 
 from games.tetriwar import constants as C
 from games.tetriwar.ai import LEVELS, TetriWarAI, placements, spawn_state
@@ -19,7 +19,7 @@ WELL_LEFT = ".XXXXXXXXX"  # the only hole in the first column
 HIGH = ["XXXX.XXXXX"] * 12  # a stack 12 rows high, no line complete
 
 
-def play_piece(game: Game, ai: TetriWarAI, seat: int = 1, now: float = 0.0) -> float:
+def play_piece(game: Game, ai: TetriWarAI, seat: int = 1, now: int = 0) -> float:
     """Let the bot play until its current piece locks, as a server would; returns the time."""
     dealt = game.players[seat].bag.dealt
     for _ in range(200):
@@ -29,11 +29,11 @@ def play_piece(game: Game, ai: TetriWarAI, seat: int = 1, now: float = 0.0) -> f
             game.apply(seat, key, now)
         if game.players[seat].bag.dealt != dealt:
             return now
-        now += delay
+        now += round(delay * 1000)  # the bot's delays are seconds
     raise AssertionError("the piece never locked")
 
 
-def press_all(game: Game, seat: int, keys: list[Intent], now: float = 0.0) -> None:
+def press_all(game: Game, seat: int, keys: list[Intent], now: int = 0) -> None:
     for key in keys:
         game.apply(seat, key, now)
 
@@ -50,7 +50,7 @@ def test_every_place_on_an_empty_field_is_reachable_from_spawn(kind, count):
 def test_it_finds_the_hole_that_clears_four_lines():
     game = game_for(bombs="off")
     game.setup(1, field=field(WELL, WELL, WELL, WELL), piece="I", next=["O", "T", "S"])
-    keys = TetriWarAI("hard").decide(game, 1, 0.0)
+    keys = TetriWarAI("hard").decide(game, 1, 0)
     assert keys[-1] == HARD_DROP and set(keys[:-1]) <= {ROTATE, LEFT, RIGHT}
     press_all(game, 1, keys)
     assert game.players[1].lines == 4
@@ -68,8 +68,8 @@ def test_deciding_changes_nothing_in_the_game():
     game = game_for(seats=(1, 2))
     before = game.to_text()
     ai = TetriWarAI("hard")
-    ai.decide(game, 1, 0.0)
-    ai.next_action(game, 2, 0.0)
+    ai.decide(game, 1, 0)
+    ai.next_action(game, 2, 0)
     assert game.to_text() == before
 
 
@@ -77,11 +77,11 @@ def test_it_plans_again_when_the_piece_is_pushed_off_its_path():
     game = game_for(bombs="off")
     game.setup(1, field=field(WELL, WELL, WELL, WELL), piece="I")
     ai = TetriWarAI("hard")
-    assert ai.decide(game, 1, 0.0)[-2:] == [RIGHT, HARD_DROP]
+    assert ai.decide(game, 1, 0)[-2:] == [RIGHT, HARD_DROP]
     press_all(game, 1, [LEFT, LEFT, ROTATE, LEFT])  # someone else's keys, say
-    game.advance(3.0)  # and gravity pulls it three rows down
+    game.advance(3000)  # and gravity pulls it three rows down
     assert game.view(1).piece.y > 0
-    play_piece(game, ai, now=3.0)
+    play_piece(game, ai, now=3000)
     assert game.players[1].lines == 4
 
 
@@ -89,9 +89,9 @@ def test_it_chooses_again_when_a_bomb_changes_the_field():
     game = game_for(bombs="off")
     game.setup(1, field=field(WELL, WELL, WELL, WELL), piece="I")
     ai = TetriWarAI("hard")
-    ai.next_action(game, 1, 0.0)  # planned for the last column
+    ai.next_action(game, 1, 0)  # planned for the last column
     game.setup(1, field=field(WELL_LEFT, WELL_LEFT, WELL_LEFT, WELL_LEFT))
-    assert LEFT in ai.decide(game, 1, 0.0)
+    assert LEFT in ai.decide(game, 1, 0)
     play_piece(game, ai)
     assert game.players[1].lines == 4
 
@@ -100,13 +100,16 @@ def test_under_lack_of_control_it_presses_the_opposite_key_and_still_gets_there(
     game = game_for(seats=(1, 2), bombs="manual")
     game.setup(1, field=field(WELL_LEFT, WELL_LEFT, WELL_LEFT, WELL_LEFT), piece="I")
     ai = TetriWarAI("hard")
-    assert LEFT in ai.decide(game, 1, 0.0)
+    assert LEFT in ai.decide(game, 1, 0)
     game.setup(2, store=[C.LACK_OF_CONTROL])
-    game.apply(2, Intent("bomb", 2), 0.0)  # seat 2's key 2 is seat 1
-    assert game.players[1].reversed_until == C.LACK_OF_CONTROL_SECONDS
-    keys = ai.decide(game, 1, 0.0)
+    game.apply(2, Intent("bomb", 2), 0)  # seat 2's key 2 is seat 1
+    landed = C.BOMB_DELAY_MS
+    land(game, 1, landed)  # it lands as seat 1's next piece enters
+    game.setup(1, field=field(WELL_LEFT, WELL_LEFT, WELL_LEFT, WELL_LEFT), piece="I")
+    assert game.players[1].reversed_until == landed + C.LACK_OF_CONTROL_MS
+    keys = ai.decide(game, 1, landed)
     assert RIGHT in keys and LEFT not in keys
-    play_piece(game, ai)
+    play_piece(game, ai, now=landed)
     assert game.players[1].lines == 4
 
 
@@ -114,10 +117,12 @@ def test_once_control_is_back_it_presses_the_plain_keys_again():
     game = game_for(seats=(1, 2), bombs="manual")
     game.setup(1, field=field(WELL_LEFT, WELL_LEFT, WELL_LEFT, WELL_LEFT), piece=("I", 0, 3, 10))
     game.setup(2, store=[C.LACK_OF_CONTROL])
-    game.apply(2, Intent("bomb", 2), 0.0)
+    game.apply(2, Intent("bomb", 2), 0)
+    land(game, 1, C.BOMB_DELAY_MS)
+    game.setup(1, field=field(WELL_LEFT, WELL_LEFT, WELL_LEFT, WELL_LEFT), piece=("I", 0, 3, 10))
     ai = TetriWarAI("hard")
     # at the moment lack of control ends the engine swaps nothing any more
-    keys = ai.decide(game, 1, C.LACK_OF_CONTROL_SECONDS)
+    keys = ai.decide(game, 1, C.BOMB_DELAY_MS + C.LACK_OF_CONTROL_MS)
     assert LEFT in keys and RIGHT not in keys
 
 
@@ -125,19 +130,19 @@ def test_once_control_is_back_it_presses_the_plain_keys_again():
 def keys_in(level: str, seconds: float) -> int:
     game = game_for(bombs="off", seed=5)
     ai = TetriWarAI(level, random.Random(1))
-    now, pressed = 0.0, 0
+    now, pressed = 0, 0
     while now < seconds:
         game.advance(now)
         delay, key = ai.next_action(game, 1, now)
         if key is not None:
             game.apply(1, key, now)
             pressed += 1
-        now += delay
+        now += round(delay * 1000)  # the bot's delays are seconds
     return pressed
 
 
 def test_levels_differ_in_speed():
-    easy, medium, hard = (keys_in(level, 30.0) for level in ("easy", "medium", "hard"))
+    easy, medium, hard = (keys_in(level, 30000) for level in ("easy", "medium", "hard"))
     assert easy < medium < hard
     assert 40 < easy < 90  # about 3 keys a second, less the time to look at each piece
     assert hard > 250  # about 12 a second
@@ -148,13 +153,13 @@ def test_the_waits_follow_the_level_speed():
         ai = TetriWarAI(level, random.Random(2))
         game = game_for(bombs="off")
         delays = []
-        now = 0.0
+        now = 0
         while len(delays) < 20:
             delay, key = ai.next_action(game, 1, now)
             if key is not None:
                 game.apply(1, key, now)
                 delays.append(delay)
-            now += delay
+            now += round(delay * 1000)  # the bot's delays are seconds
         mean = sum(delays) / len(delays)
         assert mean == pytest.approx(1 / strength.keys_per_second, rel=0.25)
 
@@ -167,33 +172,33 @@ def test_an_unknown_level_is_refused():
 def test_the_hard_bot_alone_clears_a_hundred_lines_without_topping_out():
     game = game_for(bombs="off", seed=11)
     ai = TetriWarAI("hard")
-    player, now = game.players[1], 0.0
+    player, now = game.players[1], 0
     while player.lines < 100:
         game.advance(now)
         _, key = ai.next_action(game, 1, now)
         if key is not None:
             game.apply(1, key, now)
-        now += 0.01
+        now += 10
     assert player.eliminations == 0
 
 
 def test_nothing_to_press_once_the_game_is_over_or_the_player_left():
     game = game_for(seats=(1, 2), minutes=1)
     ai = TetriWarAI("hard")
-    game.forfeit(2, 1.0)
-    assert ai.next_action(game, 2, 1.0)[1] is None
-    assert ai.decide(game, 2, 1.0) == []
-    assert ai.next_action(game, 1, 60.0)[1] is None
+    game.forfeit(2, 1000)
+    assert ai.next_action(game, 2, 1000)[1] is None
+    assert ai.decide(game, 2, 1000) == []
+    assert ai.next_action(game, 1, 60000)[1] is None
 
 
 # --- bombs ------------------------------------------------------------------------------------
-def first_key(game: Game, ai: TetriWarAI, seat: int, now: float = 1.0) -> Intent | None:
+def first_key(game: Game, ai: TetriWarAI, seat: int, now: int = 1000) -> Intent | None:
     """The first key the bot presses (after looking at its piece)."""
     for _ in range(10):
         delay, key = ai.next_action(game, seat, now)
         if key is not None:
             return key
-        now += delay
+        now += round(delay * 1000)  # the bot's delays are seconds
     return None
 
 
@@ -217,12 +222,14 @@ def test_the_hard_bot_holds_one_add_line_and_fires_three_together():
     assert first_key(game, TetriWarAI("hard"), 1).name != "bomb"
     game = three_players(1, [C.ADD_LINE] * 3 + [C.DRILL])
     ai = TetriWarAI("hard")
-    now = 1.0
+    now = 1000
     for _ in range(3):
         key = first_key(game, ai, 1, now)
         assert key == Intent("bomb", 3)
         game.apply(1, key, now)
-        now += 0.1
+        now += 100
+    assert [bomb for _, _, _, bomb in game.players[3].incoming] == [C.ADD_LINE] * 3  # announced
+    land(game, 3, now + C.BOMB_DELAY_MS)  # and landing together as seat 3's next piece enters
     assert sum("G" in row for row in game.players[3].field.visible()) == 3
     assert game.players[1].store == [C.DRILL]
 
@@ -251,11 +258,11 @@ def test_easy_never_drops_bombs_and_medium_only_with_enter():
     easy, medium = TetriWarAI("easy", random.Random(1)), TetriWarAI("medium", random.Random(1))
     game = three_players(1, [C.DRILL] * 12)
     easy_keys, medium_keys = [], []
-    now = 0.0
+    now = 0
     for _ in range(200):
         easy_keys.append(easy.next_action(game, 1, now)[1])
         medium_keys.append(medium.next_action(game, 1, now)[1])
-        now += 0.05
+        now += 50
     assert not any(key is not None and key.name == "bomb" for key in easy_keys)
     assert Intent("bomb") in medium_keys
     assert not any(key is not None and key.name == "bomb" and key.target for key in medium_keys)
@@ -296,17 +303,17 @@ def test_bots_never_send_an_illegal_intent(seed, levels, stores, start_level, pa
     }
     for seat in seats:
         game.setup(seat, store=stores[seat - 1], field=field(*["XXXXXXXX.X", "X.XXXXXXXX"] * 3))
-    due = {seat: 0.0 for seat in seats}
+    due = {seat: 0 for seat in seats}
     pressed = 0
     while True:
         seat = min(due, key=due.get)
         now = due[seat]
-        if now > 20.0:
+        if now > 20000:
             break
         game.advance(now)
         delay, key = bots[seat].next_action(game, seat, now)
         if key is not None:
             game.apply(seat, key, now)
             pressed += 1
-        due[seat] = now + delay
+        due[seat] = now + round(delay * 1000)
     assert pressed > 50

@@ -24,18 +24,28 @@ RULES_GRAVITY = {
 def test_gravity_formula_matches_the_rules_table(level):
     assert C.gravity_seconds(level) == (0.8 - (level - 1) * 0.007) ** (level - 1)
     assert round(C.GRAVITY[level], 3) == RULES_GRAVITY[level]
+    assert C.GRAVITY_MS[level] == round(1000 * C.gravity_seconds(level)) == round(1000 * RULES_GRAVITY[level])
+    assert type(C.GRAVITY_MS[level]) is int
+
+
+def test_gravity_in_ms_is_plan31s_table():
+    assert list(C.GRAVITY_MS.values()) == [1000, 793, 618, 473, 355, 262, 190, 135, 94, 64]
 
 
 @pytest.mark.parametrize("level", range(1, 11))
 def test_soft_drop_is_twenty_times_gravity_and_at_least_a_row_per_50_ms(level):
     assert C.SOFT_DROP[level] == min(C.GRAVITY[level] / 20, 0.050)
     assert C.SOFT_DROP[level] <= 0.050
+    for speed in range(20, 61):
+        assert C.SOFT_DROP_MS[speed][level] == min(round(C.GRAVITY_MS[level] / 20), round(1000 / speed))
+    assert C.SOFT_DROP_MS[20][level] <= 50
 
 
 def test_field_and_timing_numbers():
     assert (C.WIDTH, C.VISIBLE_ROWS, C.HIDDEN_ROWS, C.HEIGHT) == (10, 20, 2, 22)
     assert C.PREVIEW == 3
     assert C.LOCK_DELAY == 0.5 and C.MAX_LOCK_RESETS == 15
+    assert C.LOCK_DELAY_MS == 500
     assert (C.DAS, C.ARR) == (0.170, 0.050)
     assert C.MAX_LEVEL == 10
 
@@ -70,7 +80,9 @@ def test_bomb_weights_are_one_table_as_the_rules_give_them():
 
 def test_bomb_numbers():
     assert C.STORE_SIZE == 12
-    assert C.LACK_OF_CONTROL_SECONDS == 5.0
+    assert C.LACK_OF_CONTROL_SECONDS == 5.0 and C.LACK_OF_CONTROL_MS == 5000
+    assert C.BOMB_DELAY_MS == 500 and C.MAX_LAG_MS == 400 < C.BOMB_DELAY_MS
+    assert C.RULES_VERSION == 3
     assert C.DRILL_BLOCKS == 10 and C.DEMOLITION_ROWS == 4 and C.EARTHQUAKE_SHIFT == 2
     assert (C.ENTER_WEIGHT_LEADER, C.ENTER_WEIGHT_OTHER) == (3, 1)
 

@@ -68,7 +68,7 @@ def test_the_preview_shows_the_next_three_pieces():
     player = game.players[1]
     upcoming = player.bag.peek(4)
     assert game.view(1).next == upcoming[:3]
-    game.apply(1, HARD_DROP, 0.0)
+    game.apply(1, HARD_DROP, 0)
     assert game.view(1).piece.kind == upcoming[0]
     assert game.view(1).next == upcoming[1:4]
 

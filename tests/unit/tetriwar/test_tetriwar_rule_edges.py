@@ -12,7 +12,19 @@ import random
 from collections import Counter
 
 import pytest
-from tetriwar_helpers import HARD_DROP, I_IN_WELL, LEFT, RIGHT, ROTATE, WELL, field, game_for, kinds, press
+from tetriwar_helpers import (
+    HARD_DROP,
+    I_IN_WELL,
+    LEFT,
+    RIGHT,
+    ROTATE,
+    WELL,
+    field,
+    game_for,
+    kinds,
+    land,
+    press,
+)
 
 from games.core.protocol import IllegalIntent
 from games.tetriwar import constants as C
@@ -95,7 +107,7 @@ def test_every_turn_matches_the_guideline_srs_on_random_fields():
             continue
         game = game_for()
         game.setup(1, field=Field([EMPTY_ROW] * C.HIDDEN_ROWS + rows), piece=(kind, rotation, x, y))
-        game.apply(1, ROTATE, 0.0)
+        game.apply(1, ROTATE, 0)
         expected = _guideline_turn(rows, kind, rotation, x, y)
         assert piece(game) == expected, (kind, rotation, x, y, rows)
         checked += 1
@@ -119,7 +131,7 @@ def test_i_and_jlstz_kicks_against_walls_and_floor(start, expected, why):
     # RULES.md §1 "Rotation": the I table for the I, the JLSTZ table for the others
     game = game_for()
     game.setup(1, piece=start)
-    game.apply(1, ROTATE, 0.1)
+    game.apply(1, ROTATE, 100)
     assert piece(game) == expected, why
 
 
@@ -129,7 +141,7 @@ def test_the_o_piece_turns_without_moving():
     game.setup(1, piece=("O", 0, 3, 5))
     cells = game.view(1).piece.cells
     for _ in range(4):
-        game.apply(1, ROTATE, 0.1)
+        game.apply(1, ROTATE, 100)
         assert game.view(1).piece.cells == cells
 
 
@@ -142,14 +154,14 @@ def test_a_failed_move_or_turn_neither_resets_the_lock_delay_nor_uses_a_reset():
     walls = field(*["XXXX.XXXXX"] * 8)
     game.setup(1, field=walls, piece=("I", 1, 2, 16))  # a vertical I deep in a one-wide well
     player = game.players[1]
-    assert player.lock_at == 0.5
-    game.apply(1, ROTATE, 0.3)  # all five tests fail
-    game.apply(1, LEFT, 0.35)
-    game.apply(1, RIGHT, 0.4)
-    assert (player.lock_at, player.resets) == (0.5, 0)
-    game.advance(0.499)
+    assert player.lock_at == 500
+    game.apply(1, ROTATE, 300)  # all five tests fail
+    game.apply(1, LEFT, 350)
+    game.apply(1, RIGHT, 400)
+    assert (player.lock_at, player.resets) == (500, 0)
+    game.advance(499)
     assert game.view(1).lines == 0
-    game.advance(0.5)  # locked when the first touch-down said: it fills the well's four rows
+    game.advance(500)  # locked when the first touch-down said: it fills the well's four rows
     assert game.view(1).lines == 4
 
 
@@ -159,16 +171,16 @@ def test_the_fifteen_resets_are_restored_when_the_piece_reaches_a_new_lowest_row
     game = game_for()
     game.setup(1, field=field("XXX.......", "XXX......."), piece=("O", 0, 0, 16))
     player = game.players[1]
-    t = 0.0
+    t = 0
     for step in range(15):  # 15 moves along the ledge, each a reset
-        t += 0.1
+        t += 100
         game.apply(1, RIGHT if step % 2 == 0 else LEFT, t)
-        assert player.lock_at == pytest.approx(t + 0.5)
+        assert player.lock_at == pytest.approx(t + 500)
     assert player.resets == 15
     spent = player.lock_at
-    game.apply(1, LEFT, t + 0.05)  # the 16th move moves, but no longer resets
+    game.apply(1, LEFT, t + 50)  # the 16th move moves, but no longer resets
     assert piece(game)[2] == 0 and player.lock_at == spent
-    for dt in (0.06, 0.07, 0.08):  # slides off the ledge, to columns 4–5
+    for dt in (60, 70, 80):  # slides off the ledge, to columns 4–5
         game.apply(1, RIGHT, t + dt)
     assert piece(game)[2] == 3 and player.lock_at == float("inf")
 
@@ -178,11 +190,11 @@ def test_the_fifteen_resets_are_restored_when_the_piece_reaches_a_new_lowest_row
     assert piece(game)[3] == 18
     t = game.now
     for step in range(15):  # 15 more resets on the floor
-        t += 0.1
+        t += 100
         game.apply(1, LEFT if step % 2 == 0 else RIGHT, t)
-        assert player.lock_at == pytest.approx(t + 0.5)
+        assert player.lock_at == pytest.approx(t + 500)
     spent = player.lock_at
-    game.apply(1, RIGHT, t + 0.1)  # and a 16th that does not reset
+    game.apply(1, RIGHT, t + 100)  # and a 16th that does not reset
     assert player.lock_at == spent
     game.advance(spent)
     assert game.view(1).field[-2:] == ("XXX.OO....", "XXX.OO....")
@@ -194,9 +206,9 @@ def test_a_new_piece_has_fifteen_fresh_resets():
     game.setup(1, piece=("O", 0, 3, 18), next=["O"])
     player = game.players[1]
     for step in range(15):
-        game.apply(1, LEFT if step % 2 == 0 else RIGHT, 0.1 + step * 0.01)
+        game.apply(1, LEFT if step % 2 == 0 else RIGHT, 100 + step * 10)
     assert player.resets == 15
-    game.apply(1, HARD_DROP, 0.3)
+    game.apply(1, HARD_DROP, 300)
     assert player.resets == 0
 
 
@@ -206,12 +218,12 @@ def test_the_level_goes_up_on_exactly_the_lines_per_level_th_line(lines_per_leve
     # RULES.md §1: "every lines per level (option 4–10) lines the player goes up one level"
     below = game_for(lines_per_level=lines_per_level, bombs="off")
     below.setup(1, field=field(WELL), piece=I_IN_WELL, level_lines=lines_per_level - 2)
-    below.apply(1, HARD_DROP, 0.0)
+    below.apply(1, HARD_DROP, 0)
     assert (below.view(1).level, below.players[1].level_lines) == (1, lines_per_level - 1)
 
     at = game_for(lines_per_level=lines_per_level, bombs="off")
     at.setup(1, field=field(WELL), piece=I_IN_WELL, level_lines=lines_per_level - 1)
-    at.apply(1, HARD_DROP, 0.0)
+    at.apply(1, HARD_DROP, 0)
     assert (at.view(1).level, at.players[1].level_lines) == (2, 0)
     assert at.view(1).score == 10 * 1 + 1 * 1  # scored at the level of the moment of the clear
 
@@ -221,7 +233,7 @@ def test_from_start_level_nine_the_next_level_is_the_last():
     game = game_for(start_level=9, lines_per_level=4, bombs="off")
     for turn in range(3):  # 12 lines: one level up, then no more
         game.setup(1, field=field(*[WELL] * 4), piece=I_IN_WELL)
-        game.apply(1, HARD_DROP, turn * 0.1)
+        game.apply(1, HARD_DROP, turn * 100)
     assert game.view(1).level == 10 and game.view(1).lines == 12
     assert game.view(1).score == (60 * 9 + 9) + 2 * (60 * 10 + 10)
 
@@ -230,7 +242,7 @@ def test_two_lines_that_are_not_next_to_each_other_are_one_two_line_clear():
     # RULES.md §1: "Points for one clear": 2 lines 25 × level, whatever rows they are
     game = game_for(start_level=3, bombs="off")
     game.setup(1, field=field(WELL, "XXXXXXXX..", WELL), piece=I_IN_WELL)
-    game.apply(1, HARD_DROP, 0.0)
+    game.apply(1, HARD_DROP, 0)
     assert game.view(1).score == 25 * 3 + 3 and game.view(1).lines == 2
     assert game.view(1).field[-2:] == (".........I", "XXXXXXXX.I")
 
@@ -239,7 +251,7 @@ def test_soft_dropping_scores_nothing_but_the_piece():
     # RULES.md §1: points come from clears and from pieces placed, nothing else
     game = game_for(start_level=2)
     game.setup(1, piece=("T", 0, 3, 0))
-    press(game, 1, "soft_drop_on", now=0.0)
+    press(game, 1, "soft_drop_on", now=0)
     while game.players[1].bag.dealt < 2:  # until the T locks and the next piece comes
         game.advance(game.next_deadline())
     assert game.view(1).score == 1 * 2
@@ -249,7 +261,7 @@ def test_a_player_topped_out_starts_again_at_the_start_level_not_level_one():
     # RULES.md §1: "the level returns to the start level"
     game = game_for(start_level=7, lines_per_level=4)
     game.setup(1, field=field(*["...X......"] * 20), piece="T", level=10, level_lines=2)
-    game.apply(1, HARD_DROP, 0.0)
+    game.apply(1, HARD_DROP, 0)
     assert game.view(1).eliminations == 1
     assert (game.view(1).level, game.players[1].level_lines) == (7, 0)
 
@@ -263,7 +275,7 @@ def test_a_players_pieces_come_in_whole_bags_of_seven():
         for turn in range(21):
             dealt.append(game.view(seat).piece.kind)
             game.setup(seat, field=Field())  # room for every piece
-            game.apply(seat, HARD_DROP, turn * 0.01)
+            game.apply(seat, HARD_DROP, turn * 10)
         for start in range(0, 21, 7):
             assert sorted(dealt[start : start + 7]) == sorted("IOJLSZT"), (seat, dealt)
 
@@ -274,7 +286,7 @@ def test_a_bomb_caught_with_a_full_store_is_lost():
     game = game_for(bombs="manual", seats=(1, 2))
     twelve = ["drill"] * 12
     game.setup(1, field=field("XXgXXXXXX."), piece=I_IN_WELL, store=twelve)
-    events = game.apply(1, HARD_DROP, 0.0)
+    events = game.apply(1, HARD_DROP, 0)
     assert game.view(1).store == tuple(twelve)
     assert "store" not in kinds(events)
     # the gravity bomb is gone with its line; the one bomb in the field is the cleared
@@ -286,7 +298,7 @@ def test_a_new_bomb_never_replaces_a_bomb_already_lying_in_the_field():
     # RULES.md §1: a *block* lying in the field turns into a bomb; where none is, none is made
     game = game_for(bombs="manual", seats=(1, 2))
     game.setup(1, field=field("a.g.......", "XXXXXX...."), piece=("I", 0, 6, 0))
-    game.apply(1, HARD_DROP, 0.0)  # the whole I goes with the line: only the two bombs are left
+    game.apply(1, HARD_DROP, 0)  # the whole I goes with the line: only the two bombs are left
     assert game.view(1).lines == 1
     assert game.view(1).field[-1] == "a.g......."
     assert game.players[1].field.block_count() == 2
@@ -297,9 +309,9 @@ def test_automatic_bombs_never_land_on_a_player_who_left():
     hits = Counter()
     for seed in range(40):
         game = game_for(bombs="automatic", seats=(1, 2, 3), seed=seed)
-        game.forfeit(2, 0.0)
+        game.forfeit(2, 0)
         game.setup(1, field=field("X.X.X.X...", "XXXXrXXXX."), piece=I_IN_WELL)
-        events = game.apply(1, HARD_DROP, 0.1)
+        events = game.apply(1, HARD_DROP, 100)
         hits.update(e.seat for e in events if e.kind == "feed")
     assert hits == Counter({3: 40})
 
@@ -307,24 +319,24 @@ def test_automatic_bombs_never_land_on_a_player_who_left():
 def test_in_pairs_with_a_partner_out_enter_aims_at_the_opponents_still_playing():
     # RULES.md §1: pairs 1 + 2 against 3 + 4; Enter aims red bombs at opponents only
     game = game_for(bombs="manual", seats=(1, 2, 3, 4), pairs=True)
-    game.forfeit(1, 0.0)
+    game.forfeit(1, 0)
     assert not game.finished  # the pair still has a player
     assert game.opponents(3) == (2,) and game.opponents(2) == (3, 4)
     for turn in range(10):
         game.setup(3, store=["drill"])
-        events = game.apply(3, Intent("bomb"), 0.1 + turn * 0.01)
+        events = game.apply(3, Intent("bomb"), 100 + turn * 10)
         assert [e.seat for e in events if e.kind == "feed"] == [2]
     # the partner who stayed: Enter drops green on oneself, red on 3 or 4
     game.setup(2, store=["gravity", "add_line"])
-    events = game.apply(2, Intent("bomb"), 0.3)
+    events = game.apply(2, Intent("bomb"), 300)
     assert [e.seat for e in events if e.kind == "feed"] == [2]
-    events = game.apply(2, Intent("bomb"), 0.31)
+    events = game.apply(2, Intent("bomb"), 310)
     assert [e.seat for e in events if e.kind == "feed"][0] in (3, 4)
     # and the key of the partner who left drops nothing
     game.setup(2, store=["remove_line"])
     assert game.players[2].numbers[1] == 4
     with pytest.raises(IllegalIntent) as error:
-        game.apply(2, Intent("bomb", 4), 0.4)
+        game.apply(2, Intent("bomb", 4), 400)
     assert error.value.code == "TARGET_LEFT"
     assert game.view(2).store == ("remove_line",)
 
@@ -334,7 +346,8 @@ def test_a_second_hidden_row_block_is_pushed_up_without_a_top_out():
     game = game_for(bombs="manual", seats=(1, 2))
     game.setup(2, field=field(*["X........."] * 21), piece=("O", 0, 6, 5))  # rows 1–21 hold a block
     game.setup(1, store=["add_line"])
-    game.apply(1, Intent("bomb", 2), 0.0)
+    game.apply(1, Intent("bomb", 2), 0)
+    land(game, 2, C.BOMB_DELAY_MS)
     assert game.view(2).eliminations == 0
     assert game.players[2].field.text[0] == "X........."  # now in the top hidden row
     assert game.view(2).field[-1].count("G") == 9
@@ -346,7 +359,8 @@ def test_remove_line_and_demolition_on_a_field_with_fewer_rows_leave_it_empty():
         game = game_for(bombs="manual", seats=(1, 2))
         game.setup(2, field=field(*["X.X.X.X.X."] * rows))
         game.setup(1, store=[bomb])
-        game.apply(1, Intent("bomb", 2), 0.0)
+        game.apply(1, Intent("bomb", 2), 0)
+        land(game, 2, C.BOMB_DELAY_MS)
         assert game.players[2].field.is_empty(), bomb
 
 
@@ -355,7 +369,8 @@ def test_remove_bombs_defuses_bombs_in_the_hidden_rows_too():
     game = game_for(bombs="manual", seats=(1, 2))
     game.setup(2, field=field("q.........", *["X........."] * 21))
     game.setup(1, store=["remove_bombs"])
-    game.apply(1, Intent("bomb", 2), 0.0)
+    game.apply(1, Intent("bomb", 2), 0)
+    land(game, 2, C.BOMB_DELAY_MS)
     assert game.players[2].field.bombs() == []
     assert game.players[2].field.text[0] == "X........."
 
@@ -365,11 +380,12 @@ def test_lack_of_control_lasts_exactly_five_seconds():
     game = game_for(bombs="manual", seats=(1, 2))
     game.setup(2, piece=("T", 0, 3, 5))
     game.setup(1, store=["lack_of_control"])
-    game.apply(1, Intent("bomb", 2), 2.0)
-    game.advance(6.999)
-    game.apply(2, LEFT, 6.999)
-    assert piece(game, 2)[2] == 4  # still exchanged just before 5 s
-    game.apply(2, LEFT, 7.0)
+    game.apply(1, Intent("bomb", 2), 2000)
+    land(game, 2, 2000 + C.BOMB_DELAY_MS)  # the next piece (at x 3) enters: it lands
+    game.advance(7499)
+    game.apply(2, LEFT, 7499)
+    assert piece(game, 2)[2] == 4  # still exchanged just before 5 s from the landing
+    game.apply(2, LEFT, 7500)
     assert piece(game, 2)[2] == 3  # at 5 s, ← is ← again
 
 
@@ -377,9 +393,9 @@ def test_lack_of_control_lasts_exactly_five_seconds():
 @pytest.mark.parametrize("minutes", [1, 15])
 def test_a_game_lasts_its_minutes_at_both_ends_of_the_range(minutes):
     # RULES.md §1: minutes per game 1–15
-    game = game_for(minutes=minutes, now=5.0)
-    assert game.end == 5.0 + minutes * 60
-    game.advance(game.end - 0.001)
+    game = game_for(minutes=minutes, now=5000)
+    assert game.end == 5000 + minutes * 60_000
+    game.advance(game.end - 1)
     assert not game.finished
     game.advance(game.end)
     assert game.finished and game.outcome().termination is Termination.TIME
@@ -387,12 +403,12 @@ def test_a_game_lasts_its_minutes_at_both_ends_of_the_range(minutes):
 
 def test_a_lock_due_exactly_when_the_time_runs_out_does_not_happen():
     # RULES.md §1: "When the time runs out every player's game stops"
-    game = game_for(minutes=1, now=0.0)
-    game.advance(59.5)
+    game = game_for(minutes=1, now=0)
+    game.advance(59500)
     game.setup(1, field=Field(), piece=("O", 0, 3, 18))  # resting on the floor
-    assert game.players[1].lock_at == 60.0  # the lock is due at the end
+    assert game.players[1].lock_at == 60000  # the lock is due at the end
     score = game.view(1).score
-    game.advance(60.0)
+    game.advance(60000)
     assert game.finished and game.view(1).score == score
     assert game.players[1].field.is_empty()
 
@@ -400,11 +416,11 @@ def test_a_lock_due_exactly_when_the_time_runs_out_does_not_happen():
 def test_an_exact_tie_when_the_time_runs_out_shares_the_first_place():
     # RULES.md §1: "if still equal, the places are shared"
     game = game_for(seats=(1, 2, 3), minutes=1)
-    game.advance(59.99)
+    game.advance(59990)
     for seat, score in ((1, 80), (2, 80), (3, 20)):  # a piece high up: no lock before the end
         game.setup(seat, field=Field(), piece=("O", 0, 3, 0), score=score, lines=4)
         game.players[seat].eliminations = 1
-    game.advance(60.0)
+    game.advance(60000)
     standings = [(s.place, s.seats, s.shared) for s in game.outcome().standings]
     assert standings == [(1, (1,), True), (1, (2,), True), (3, (3,), False)]
     assert game.outcome().winners == (1, 2)

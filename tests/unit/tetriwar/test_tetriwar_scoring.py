@@ -8,7 +8,7 @@ from tetriwar_helpers import HARD_DROP, I_IN_WELL, WELL, field, game_for, kinds
 from games.tetriwar import constants as C
 
 
-def drop_i_into_well(game, wells: int, seat: int = 1, now: float = 0.0, below: tuple[str, ...] = ()):
+def drop_i_into_well(game, wells: int, seat: int = 1, now: int = 0, below: tuple[str, ...] = ()):
     """``wells`` rows with a hole in column 9, a vertical I above the hole, hard drop."""
     game.setup(seat, field=field(*[WELL] * wells, *below), piece=I_IN_WELL)
     return game.apply(seat, HARD_DROP, now)
@@ -32,8 +32,8 @@ def test_the_worked_example_three_lines_at_level_six():
 
 def test_every_piece_placed_scores_its_level():
     game = game_for(start_level=3)
-    game.apply(1, HARD_DROP, 0.0)
-    game.apply(1, HARD_DROP, 0.1)
+    game.apply(1, HARD_DROP, 0)
+    game.apply(1, HARD_DROP, 100)
     assert game.view(1).score == 2 * 3
 
 
@@ -49,7 +49,7 @@ def test_cleared_rows_go_and_the_rows_above_come_down():
 def test_locking_reports_only_the_rows_that_changed():
     game = game_for()
     game.setup(1, piece=("O", 0, 3, 18))
-    events = game.apply(1, HARD_DROP, 0.0)
+    events = game.apply(1, HARD_DROP, 0)
     assert [e.rows for e in events if e.kind == "field"] == [(18, 19)]
     score = next(e for e in events if e.kind == "score")
     assert (score.score, score.level, score.lines, score.eliminations) == (1, 1, 0, 0)
@@ -59,7 +59,7 @@ def test_a_level_up_every_lines_per_level_lines():
     game = game_for(lines_per_level=4, bombs="off")
     drop_i_into_well(game, 3)
     assert (game.view(1).level, game.players[1].level_lines) == (1, 3)
-    drop_i_into_well(game, 2, now=0.1)
+    drop_i_into_well(game, 2, now=100)
     # 2 lines at level 1 score 25; then the level goes up and 1 line is carried over
     assert (game.view(1).level, game.players[1].level_lines, game.view(1).lines) == (2, 1, 5)
     assert game.view(1).score == 40 + 1 + 25 + 1
@@ -70,7 +70,7 @@ def test_the_new_level_makes_pieces_fall_faster():
     drop_i_into_well(game, 4)
     assert game.view(1).level == 2
     y = game.view(1).piece.y
-    game.advance(C.GRAVITY[2])
+    game.advance(C.GRAVITY_MS[2])
     assert game.view(1).piece.y == y + 1
 
 
@@ -87,7 +87,7 @@ def test_a_piece_that_cannot_spawn_eliminates_the_player():
     blocked = field("....X.....", *["X........."] * 21)  # the top hidden row is taken
     game.setup(1, field=blocked, piece=("O", 0, 6, 10), score=500, level=5, lines=9, level_lines=3)
     game.setup(1, store=["drill", "gravity"], next=["T"])
-    events = game.apply(1, HARD_DROP, 0.0)
+    events = game.apply(1, HARD_DROP, 0)
     view = game.view(1)
     assert view.eliminations == 1
     assert view.field == ("..........",) * 20  # emptied
@@ -104,7 +104,7 @@ def test_a_piece_locking_wholly_above_the_visible_field_eliminates_the_player():
     tower = field(*["...X......"] * 20)
     game.setup(1, field=tower, piece="T", score=30)
     assert game.view(1).piece.y == -2  # stuck in the hidden rows
-    game.apply(1, HARD_DROP, 0.0)
+    game.apply(1, HARD_DROP, 0)
     assert game.view(1).eliminations == 1
     assert game.view(1).score == 30  # our choice: a piece that never entered scores nothing
     assert game.view(1).field == ("..........",) * 20
@@ -114,7 +114,7 @@ def test_a_piece_locking_partly_in_the_hidden_rows_is_no_top_out():
     game = game_for()
     tower = field(*["X........."] * 19)
     game.setup(1, field=tower, piece=("T", 0, 0, -1))
-    game.apply(1, HARD_DROP, 0.0)
+    game.apply(1, HARD_DROP, 0)
     assert game.view(1).eliminations == 0
     assert game.view(1).field[0] == "TTT......."
     assert game.players[1].field.text[1] == ".T........"  # its top cell in a hidden row
@@ -123,7 +123,7 @@ def test_a_piece_locking_partly_in_the_hidden_rows_is_no_top_out():
 def test_an_eliminated_player_keeps_playing():
     game = game_for()
     game.setup(1, field=field(*["...X......"] * 20), piece="T")
-    game.apply(1, HARD_DROP, 0.0)
-    game.apply(1, HARD_DROP, 0.1)
+    game.apply(1, HARD_DROP, 0)
+    game.apply(1, HARD_DROP, 100)
     assert game.view(1).score == 1
     assert game.view(1).eliminations == 1
