@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test install install-dev chromium gettext messages lint
+.PHONY: run test install install-dev chromium gettext messages lint rules
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -46,12 +46,20 @@ gettext:
 messages: install gettext
 	DEBUG=true $(BIN)/python manage.py compilemessages --ignore=$(VENV) >/dev/null
 
+# The browser's TetriWar engine reads the rule tables generated from the Python source
+# (games/tetriwar/js_rules.py); the file is committed, and a test fails when it is stale.
+RULES_JS := static/js/tetriwar_rules.js
+$(RULES_JS): games/tetriwar/js_rules.py games/tetriwar/constants.py games/tetriwar/pieces.py games/core/srs.py | $(VENV)/.installed
+	$(BIN)/python -m games.tetriwar.js_rules > $@.tmp && mv $@.tmp $@
+
+rules: $(RULES_JS)
+
 # DEBUG defaults to off (config/settings.py); the development server asks for it.
-run: install messages
+run: install messages rules
 	DEBUG=true $(BIN)/python manage.py migrate --noinput
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install-dev chromium messages
+test: install-dev chromium messages rules
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -35,3 +35,14 @@ def port_open(host: str, port: int) -> bool:
 def need_chromium() -> None:
     need(os.access(CHROMIUM, os.X_OK) or bool(shutil.which("chromium")),
          f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
+
+
+def node() -> str | None:
+    """Node.js (20 or later runs the JavaScript engine's tests and the differential test)."""
+    return shutil.which("node")
+
+
+def need_node() -> str:
+    found = node()
+    need(found is not None, "Node.js is not installed (apt-get install -y nodejs): the JavaScript engine is untested")
+    return found  # type: ignore[return-value]
