@@ -49,7 +49,7 @@ messages: install gettext
 # The browser's TetriWar engine reads the rule tables generated from the Python source
 # (games/tetriwar/js_rules.py); the file is committed, and a test fails when it is stale.
 RULES_JS := static/js/tetriwar_rules.js
-$(RULES_JS): games/tetriwar/js_rules.py games/tetriwar/constants.py games/tetriwar/pieces.py games/core/srs.py | $(VENV)/.installed
+$(RULES_JS): games/tetriwar/js_rules.py games/tetriwar/constants.py games/tetriwar/pieces.py games/tetriwar/render.py games/core/srs.py | $(VENV)/.installed
 	$(BIN)/python -m games.tetriwar.js_rules > $@.tmp && mv $@.tmp $@
 
 rules: $(RULES_JS)

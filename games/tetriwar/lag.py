@@ -53,10 +53,11 @@ class LagQuota:
 
     def behind(self) -> int:
         """How far the seat's board waits behind the server's clock for late keys:
-        the lag its keys have shown lately, with a margin, within the allowance (the
-        whole allowance until keys have shown any)."""
+        the lag its keys have shown lately, with a margin, within the allowance; none
+        until the seat's page has stamped a key (a page that does not play ahead sends
+        keys to act on arrival, and its board need not wait for them)."""
         if not self.recent:
-            return self.allowance
+            return 0
         return min(self.allowance, max(self.recent) + MARGIN_MS)
 
     def when(self, stamp: int | None, server: int, board: int) -> int:

@@ -26,6 +26,7 @@ import msgspec
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from config.metrics import CORRECTIONS, TIMED_KEYS
 from games import wire
 from games.core.errors import InvalidOptions
 from games.core.log import Rows
@@ -34,7 +35,6 @@ from games.core.rules import Rules
 from games.live import FinishedGame, LiveGameBase
 from games.tetriwar import render, rulebook
 from games.tetriwar.ai import TetriWarAI
-from config.metrics import CORRECTIONS, TIMED_KEYS
 from games.tetriwar.constants import HIDDEN_ROWS, MAX_PLAYERS, PAIRS, PREVIEW
 from games.tetriwar.engine import Game, Intent, Options
 from games.tetriwar.handling import Handling

@@ -55,12 +55,20 @@
   function send(frame) {
     if (socket) socket.send(JSON.stringify(frame));
   }
+  // fields: more of the frame, or a function of the intent's seq that gives them (a
+  // page that plays its board ahead stamps the key: tetriwar_predict.js).
   function intent(name, fields) {
     // During the 3-2-1 the game has not started: a key then is nobody's move (the
     // server would only refuse it), so it is not sent.
     if (startAt !== null && performance.now() < startAt) return;
     clearNotice(); // a new try: the last refusal is old news
-    send(Object.assign({ intent: name, seq: ++seq }, fields || {}));
+    const n = ++seq;
+    const more = typeof fields === "function" ? fields(n) : fields;
+    send(Object.assign({ intent: name, seq: n }, more || {}));
+  }
+  // The ms until the game starts (the 3-2-1 on screen), or null.
+  function countdown() {
+    return startAt === null ? null : startAt - performance.now();
   }
 
   // --- the table's messages: one place, over the top of the game (lobby/table.html) -------
@@ -212,6 +220,8 @@
     area: area,
     mySeat: mySeat,
     intent: intent,
+    send: send,
+    countdown: countdown,
     typing: typing,
     onMessage: (fn) => afterMessage.push(fn),
   };

@@ -1,6 +1,6 @@
 // TetriWar in the browser: keys in, HTML out. The server decides everything; this
-// script only turns key presses into intents (the socket, versions and clocks are
-// live.js's). The touch pad (touch.js) sends the same intents through
+// script turns key presses into intents (the socket, versions and clocks are
+// live.js's), which the page's copy of its own board plays at once (tetriwar_play.js). The touch pad (touch.js) sends the same intents through
 // window.TetriWarInput, so a held button and a held key are one held key.
 (function () {
   "use strict";
@@ -13,8 +13,14 @@
   const HOLD = { left: "left", right: "right", soft_drop: "down" };
   const held = new Set();
 
+  // A key this page plays on its own board first, when it does (tetriwar_play.js):
+  // the frame then says when, and what the board became.
   function intent(name, target) {
-    live.intent(name, target === undefined ? undefined : { target: target });
+    live.intent(name, (seq) => {
+      const fields = target === undefined ? {} : { target: target };
+      const ahead = window.TetriWarPredict;
+      return Object.assign(fields, ahead ? ahead.key(name, seq) : null);
+    });
   }
 
   // --- keys -------------------------------------------------------------------------

@@ -26,7 +26,7 @@ def seat_everyone(host, opponent):
     return table
 
 
-async def start_game(table, fake_clock, sockets):
+async def start_game(table, fake_clock, sockets, players=2):
     host_ref = ref(await database_sync_to_async(lambda: table.host_user)())
     await database_sync_to_async(services.table_start)(table_id=table.pk, player=host_ref)
     for ws in sockets:
@@ -37,6 +37,9 @@ async def start_game(table, fake_clock, sockets):
     for ws in sockets:
         started = await receive_until(ws, "data-remaining-ms")
         assert 'id="board-1-row-19"' in started and 'id="board-2-row-19"' in started
+    for ws in sockets[:players]:  # each player's page gets its own board, to play it ahead
+        own = await receive_until(ws, "<!--tw")
+        assert own.startswith("<!--tw") and '"state":' in own
 
 
 @pytest.fixture

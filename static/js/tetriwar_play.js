@@ -1,0 +1,56 @@
+// TetriWar: the page that plays a seat runs its own board ahead (tetriwar_predict.js).
+// This wires it to the table's socket (live.js), the keys (tetriwar.js, touch.js) and the
+// screen: every animation frame the board's clocks run and what changed is drawn.
+import { Prediction } from "./tetriwar_predict.js";
+
+const area = document.getElementById("game-area");
+const socketElt = document.getElementById("table-socket");
+
+function start() {
+  const live = window.TableLive;
+  if (!live || !area || !socketElt || !area.dataset.bindings) return; // watchers draw nothing
+  let prediction = null;
+  let game = null; // the #game element drawn on (a full render replaces it)
+
+  function seatPlayed() {
+    const seat = live.mySeat();
+    if (!seat) { prediction = null; window.TetriWarPredict = null; return null; }
+    if (!prediction || prediction.seat !== seat) {
+      prediction = new Prediction({ seat: seat, send: live.send });
+      window.TetriWarPredict = prediction;
+    }
+    return prediction;
+  }
+
+  socketElt.addEventListener("htmx:wsBeforeMessage", (e) => {
+    const p = seatPlayed();
+    if (p && p.message(e.detail.message)) {
+      e.preventDefault();
+      p.draw(document, false);
+    }
+  });
+  socketElt.addEventListener("htmx:wsOpen", () => { if (prediction) prediction.stop(); });
+  document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+    const target = e.detail.target;
+    if (prediction && target && target.id && prediction.playing() && prediction.drawnHere(target.id)) {
+      e.detail.shouldSwap = false;
+    }
+  });
+  live.onMessage(() => {
+    const p = seatPlayed();
+    const now = document.getElementById("game");
+    const over = !now || now.classList.contains("over") || document.querySelector("#clock[data-stopped]");
+    if (p && over) { p.stop(); return; }
+    const startIn = live.countdown();
+    if (p && startIn !== null && startIn > 0) p.startsIn(startIn);
+    if (p && now !== game) { game = now; p.draw(document, true); } // a full render: draw it all again
+  });
+  function frame() {
+    if (prediction && prediction.tick()) prediction.draw(document, false);
+    requestAnimationFrame(frame);
+  }
+  requestAnimationFrame(frame);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();
