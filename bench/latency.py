@@ -331,7 +331,7 @@ class Planner:
 
         options = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "off", "pairs": False}
         self.ai = TetriWarAI("hard", random.Random(seed))
-        self.game = Game(Options.from_dict(options), 0, (1, 2), 0.0)
+        self.game = Game(Options.from_dict(options), 0, (1, 2), 0)
 
     def keys(self, state: dict, piece_no: int) -> list[str]:
         from games.tetriwar.engine import field

@@ -46,6 +46,7 @@ class LagQuota:
     piece_cost: int = 0  # the largest compensation given during the current piece
     recent: list[int] = field(default_factory=list)  # the lag of the latest keys
     clamped: int = 0  # keys applied later than their stamp (beyond the allowance)
+    stamps: bool | None = None  # whether the seat's page stamps its keys (None: no key yet)
 
     @property
     def allowance(self) -> int:
@@ -53,18 +54,24 @@ class LagQuota:
 
     def behind(self) -> int:
         """How far the seat's board waits behind the server's clock for late keys:
-        the lag its keys have shown lately, with a margin, within the allowance; none
-        until the seat's page has stamped a key (a page that does not play ahead sends
-        keys to act on arrival, and its board need not wait for them)."""
-        if not self.recent:
+        the lag its keys have shown lately, with a margin, within the allowance; the
+        whole allowance until its page has stamped a key (a page that plays ahead stamps
+        its first key a round trip late: its clock is the countdown's). A page that sends
+        its keys unstamped acts on arrival: its board does not wait."""
+        if self.stamps is False:
             return 0
+        if not self.recent:
+            return self.allowance
         return min(self.allowance, max(self.recent) + MARGIN_MS)
 
     def when(self, stamp: int | None, server: int, board: int) -> int:
         """The time to apply a key stamped ``stamp`` (None: unstamped, the server's
         time) at server time ``server`` on a board at time ``board``."""
         if stamp is None:
+            if self.stamps is None:
+                self.stamps = False
             return max(server, board)
+        self.stamps = True
         t = min(stamp, server + LEAD_MS)
         lag = server - t
         if lag > self.allowance:

@@ -141,9 +141,10 @@ class TetriWarLive(LiveGameBase):
         t = server = self.ms(now)
         quota = self.lag.get(seat)
         player = game.players.get(seat)
-        if quota is not None and player is not None and at is not None:
+        if quota is not None and player is not None:
             t = quota.when(at, server, player.now)
-            TIMED_KEYS.labels(applied="clamped" if t != at else "at_stamp").inc()
+            if at is not None:
+                TIMED_KEYS.labels(applied="clamped" if t != at else "at_stamp").inc()
         return game.apply(seat, Intent.parse(intent), t)
 
     def acknowledge(self, seat: int, seq: int, claim: int | None) -> None:

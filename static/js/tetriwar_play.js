@@ -16,7 +16,7 @@ function start() {
     const seat = live.mySeat();
     if (!seat) { prediction = null; window.TetriWarPredict = null; return null; }
     if (!prediction || prediction.seat !== seat) {
-      prediction = new Prediction({ seat: seat, send: live.send });
+      prediction = new Prediction({ seat: seat, doc: document });
       window.TetriWarPredict = prediction;
     }
     return prediction;
@@ -52,5 +52,7 @@ function start() {
   requestAnimationFrame(frame);
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-else start();
+// Deferred scripts run in the page's order, and live.js comes after this one: it has run
+// by DOMContentLoaded.
+if (window.TableLive) start();
+else document.addEventListener("DOMContentLoaded", start);

@@ -21,10 +21,11 @@ const SAMPLES = 16; // round trips remembered for the clock
 const BEHIND_MS = 8; // the page's clock keeps this far behind the server's estimate
 
 export class Prediction {
-  // seat: the seat this page plays; send(frame): to the socket; now(): performance.now()
-  constructor({ seat, send, now }) {
+  // seat: the seat this page plays; doc: where its board is drawn (none: not drawn);
+  // now(): performance.now()
+  constructor({ seat, doc, now }) {
     this.seat = seat;
-    this.send = send;
+    this.doc = doc || null;
     this.perf = now || (() => performance.now());
     this.board = null;
     this.offset = null; // game ms = performance.now() + offset
@@ -33,6 +34,7 @@ export class Prediction {
     this.pending = []; // keys sent and not yet answered: {seq, name, t}
     this.sentAt = new Map(); // seq -> performance.now() when sent (round trips)
     this.corrections = 0; // the server's board differed from ours after a key
+    this.echoes = -1; // keys up to this seq were sent on a board already corrected
     this.resets = 0; // the server's board replaced ours for what only it knows
     this.drawn = { rows: [], piece: "", ghost: "", score: "", next: "" };
   }
@@ -74,6 +76,7 @@ export class Prediction {
     if (!this.playing()) return null;
     const t = Math.max(this.clock(), this.board.now);
     this.board.apply(name, t);
+    if (this.doc) this.draw(this.doc, false); // on screen in the frame the key went down
     const h = this.board.hash();
     this.pending.push({ seq: seq, name: name, t: t });
     this.sentAt.set(seq, this.perf());
@@ -103,9 +106,13 @@ export class Prediction {
       const fresh = !this.board;
       this.board = Board.fromState(news.state);
       for (const k of this.pending) this.board.apply(k.name, Math.max(k.t, this.board.now));
-      if (!fresh) {
-        if (news.fix) this.corrections += 1;
-        else this.resets += 1;
+      if (news.fix && news.seq > this.echoes) {
+        // Keys already on their way were played on the board found wrong: their answers
+        // will differ too, and take the same board again. One correction, not several.
+        this.corrections += 1;
+        this.echoes = this.pending.length ? this.pending[this.pending.length - 1].seq : news.seq;
+      } else if (!fresh && !news.fix) {
+        this.resets += 1;
       }
     } else if (this.board && news.next) {
       this.board.learn(news.dealt, news.next);

@@ -78,11 +78,17 @@ def test_an_honest_page_with_jitter_keeps_its_allowance():
 
 def test_the_board_waits_for_late_keys_as_long_as_they_have_been_late():
     lag = LagQuota()
-    assert lag.behind() == 0  # no stamped key yet: a page that does not play ahead
+    assert lag.behind() == MAX_LAG_MS  # no key yet: the whole allowance for the first
     lag.when(9_880, server=10_000, board=0)
     assert 120 <= lag.behind() <= MAX_LAG_MS
-    lag.when(None, server=10_100, board=0)  # unstamped keys say nothing of the lag
+    lag.when(None, server=10_100, board=0)  # an unstamped key says nothing of the lag
     assert 120 <= lag.behind() <= MAX_LAG_MS
+
+
+def test_a_board_whose_page_does_not_stamp_its_keys_does_not_wait():
+    lag = LagQuota()
+    lag.when(None, server=10_000, board=0)
+    assert lag.behind() == 0
 
 
 def test_the_board_never_waits_longer_than_the_allowance():
