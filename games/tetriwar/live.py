@@ -108,7 +108,7 @@ class TetriWarLive(LiveGameBase):
         # The pages of the people seated play their boards ahead (static/js/
         # tetriwar_predict.js): each seat's lag allowance, and what its page was told.
         self.lag = {seat: LagQuota() for seat in self.seats if seat not in self.bots}
-        self.told: dict[int, tuple[int, int]] = {}  # seat -> (pieces dealt, lines) last told
+        self.told: dict[int, int] = {}  # seat -> pieces dealt, as its page was last told
         self.acked: dict[int, int] = {}  # seat -> its latest intent applied (seq)
         self.answered: set[int] = set()  # seats with an intent answered this step
         self.wrong: set[int] = set()  # seats whose page's board differed from ours
@@ -164,8 +164,9 @@ class TetriWarLive(LiveGameBase):
     def own_news(self, events: list[Any], now: float) -> dict[int, str]:
         """For each page that plays its board ahead, after a step: the last key applied,
         the board's time and hash, the preview, and the whole board when the page's
-        differed, or when the board changed in a way only the server can work out (a bomb
-        dropped on it or landing, bombs made in cleared lines)."""
+        differed, or when the board changed in a way only the server can work out: a new
+        piece (bombs made in the lines it cleared, bombs landing as it enters), a bomb
+        dropped on the board. About 1 kB a piece, to the seat's own sockets."""
         game = self.game
         if game is None or not getattr(self, "lag", None):
             return {}
@@ -173,16 +174,18 @@ class TetriWarLive(LiveGameBase):
         news: dict[int, str] = {}
         for seat, quota in self.lag.items():
             player = game.players[seat]
-            dealt, lines = player.bag.dealt, player.lines
+            dealt = player.bag.dealt
             before = self.told.get(seat)
             if before is not None:
-                for _ in range(dealt - before[0]):
+                for _ in range(dealt - before):
                     quota.piece_placed()
-            new_bombs = before is not None and lines != before[1] and self.options.bombs != "off"
-            whole = seat in self.fresh or seat in self.wrong or seat in unforeseen or new_bombs
-            if not whole and seat not in self.answered and before is not None and dealt == before[0]:
+            # A new piece: the page learns it, and the board it came onto, which only the
+            # server knows whole (bombs appear in cleared lines, bombs land as it enters).
+            new_piece = dealt != before
+            whole = new_piece or seat in self.fresh or seat in self.wrong or seat in unforeseen
+            if not whole and seat not in self.answered:
                 continue
-            self.told[seat] = (dealt, lines)
+            self.told[seat] = dealt
             message: dict[str, Any] = {
                 "now": self.ms(now),
                 "seq": self.acked.get(seat),

@@ -12,10 +12,11 @@ function start() {
   let prediction = null;
   let game = null; // the #game element drawn on (a full render replaces it)
 
+  // The seat this page plays: a new one starts afresh. (The seat panel may say none for
+  // a moment, as it is swapped: the board played stays.)
   function seatPlayed() {
     const seat = live.mySeat();
-    if (!seat) { prediction = null; window.TetriWarPredict = null; return null; }
-    if (!prediction || prediction.seat !== seat) {
+    if (seat && (!prediction || prediction.seat !== seat)) {
       prediction = new Prediction({ seat: seat, doc: document });
       window.TetriWarPredict = prediction;
     }

@@ -31,6 +31,7 @@ export class Prediction {
     this.offset = null; // game ms = performance.now() + offset
     this.bestRtt = Infinity;
     this.samples = []; // {rtt, offset} of the latest answered keys
+    this.floor = null; // the clock is at least this far ahead of performance.now()
     this.pending = []; // keys sent and not yet answered: {seq, name, t}
     this.sentAt = new Map(); // seq -> performance.now() when sent (round trips)
     this.corrections = 0; // the server's board differed from ours after a key
@@ -48,22 +49,27 @@ export class Prediction {
     this.offset = -(this.perf() + ms);
   }
   hear(serverNow, rtt) {
-    // The server's clock read serverNow when it answered a key sent rtt ms ago: it
-    // reads about serverNow + rtt/2 now, give or take the difference between the two
-    // ways, which is smallest for the quickest round trip: of the latest SAMPLES, that
-    // one sets the clock. A little behind rather than ahead: a key stamped ahead of the
-    // server's clock is applied later than played (a correction), one stamped behind only
-    // spends a little of the lag allowance. Going back is harmless: keys are never
-    // stamped before the board's time, here as on the server.
-    if (rtt === null) {
-      if (this.offset === null) this.offset = serverNow - this.perf();
-      return;
+    // The server's clock read serverNow when it sent this: it reads more now (the
+    // message took some time), which bounds the clock from below whatever else is known.
+    // Answering a key sent rtt ms ago, it reads about serverNow + rtt/2, give or take the
+    // difference between the two ways, which is smallest for the quickest round trip: of
+    // the latest SAMPLES, that one sets the clock. A little behind rather than ahead: a
+    // key stamped ahead of the server's clock is applied later than played (a
+    // correction), one stamped behind only spends a little of the lag allowance. Going
+    // back is harmless: keys are never stamped before the board's time, here as there.
+    const floor = serverNow - this.perf();
+    if (this.floor === null || floor > this.floor) this.floor = floor;
+    if (rtt !== null) {
+      this.samples.push({ rtt: rtt, offset: serverNow + rtt / 2 - this.perf() });
+      if (this.samples.length > SAMPLES) this.samples.shift();
     }
-    this.samples.push({ rtt: rtt, offset: serverNow + rtt / 2 - this.perf() });
-    if (this.samples.length > SAMPLES) this.samples.shift();
-    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
-    this.bestRtt = best.rtt;
-    this.offset = best.offset - BEHIND_MS;
+    if (this.samples.length) {
+      const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
+      this.bestRtt = best.rtt;
+      this.offset = Math.max(best.offset - BEHIND_MS, this.floor);
+    } else if (this.offset === null || this.offset < this.floor) {
+      this.offset = this.floor;
+    }
   }
 
   // --- keys --------------------------------------------------------------------------
@@ -71,16 +77,21 @@ export class Prediction {
     return Boolean(this.board && !this.board.out && this.clock() !== null && this.clock() >= 0);
   }
   // A key: applied here now, then sent with when and what it made. Returns the fields
-  // to send with the intent, or null when this page is not playing its board.
+  // to send with the intent, or null when this page is not playing (the game has not
+  // started on its clock, or is over for its board). A key before the server's first
+  // word of the board, or while the board is unsure of what only the server knows (a
+  // bomb's landing, the next piece), is sent stamped without a hash: the server applies
+  // it at its time and answers with its board.
   key(name, seq) {
-    if (!this.playing()) return null;
-    const t = Math.max(this.clock(), this.board.now);
-    this.board.apply(name, t);
-    if (this.doc) this.draw(this.doc, false); // on screen in the frame the key went down
-    const h = this.board.hash();
+    const now = this.clock();
+    if (now === null || now < 0 || (this.board && this.board.out)) return null;
+    const t = this.board ? Math.max(now, this.board.now) : now;
     this.pending.push({ seq: seq, name: name, t: t });
     this.sentAt.set(seq, this.perf());
-    return { t: t, h: h };
+    if (!this.board) return { t: t };
+    this.board.apply(name, t);
+    if (this.doc) this.draw(this.doc, false); // on screen in the frame the key went down
+    return this.board.unsure ? { t: t } : { t: t, h: this.board.hash() };
   }
   // The board's clocks run to now (gravity, lock delay, held keys); whether to draw.
   tick() {
@@ -103,17 +114,25 @@ export class Prediction {
     if (typeof news.now === "number") this.hear(news.now, rtt);
     if (news.seq != null) this.pending = this.pending.filter((k) => k.seq > news.seq);
     if (news.state) {
-      const fresh = !this.board;
-      this.board = Board.fromState(news.state);
-      for (const k of this.pending) this.board.apply(k.name, Math.max(k.t, this.board.now));
-      if (news.fix && news.seq > this.echoes) {
-        // Keys already on their way were played on the board found wrong: their answers
-        // will differ too, and take the same board again. One correction, not several.
-        this.corrections += 1;
-        this.echoes = this.pending.length ? this.pending[this.pending.length - 1].seq : news.seq;
-      } else if (!fresh && !news.fix) {
-        this.resets += 1;
+      // The server's board, with the keys it has not answered yet played on it again,
+      // both run to one moment: if it differs from what the page shows, that is a
+      // correction (unless the page knew it could not tell: a reset); keys already on
+      // their way were played on the board found wrong, and their answers are the same
+      // correction again, not another.
+      const old = this.board;
+      const board = Board.fromState(news.state);
+      for (const k of this.pending) board.apply(k.name, Math.max(k.t, board.now));
+      const at = Math.max(this.clock() || 0, board.now, old ? old.now : 0);
+      board.advance(at);
+      if (old && !old.out) {
+        old.advance(at);
+        if (old.unsure) this.resets += 1;
+        else if (old.hash() !== board.hash() && (news.seq == null ? -1 : news.seq) > this.echoes) {
+          this.corrections += 1;
+          this.echoes = this.pending.length ? this.pending[this.pending.length - 1].seq : news.seq;
+        }
       }
+      this.board = board;
     } else if (this.board && news.next) {
       this.board.learn(news.dealt, news.next);
     }
