@@ -206,6 +206,10 @@ class Replay:
         # after another's later one (TetriWar: each board keeps its own time), and a seek
         # plays a prefix of the log
         self._times = list(itertools.accumulate((t for t, _, _ in self._entries), max))
+        # the earliest time of any entry from each one on: every board's clocks may run
+        # that far before the entry is played, whatever its board (no later entry can be
+        # earlier, so none finds its board past its time)
+        self._settled = list(itertools.accumulate((t for t, _, _ in reversed(self._entries)), min))[::-1]
         live = self._opened()
         self.turn_based = isinstance(live.game, RunsOnAClock)
         if every is None:
@@ -218,7 +222,7 @@ class Replay:
         for i, (t, seat, text) in enumerate(self._entries):
             before = self._probe(live)
             if not self.turn_based:
-                before = self._clock_moments(live, i, t, before, seat)
+                before = self._clock_moments(live, i, self._settled[i], before)
             events = self._play(live, t, seat, text)
             self.moments.extend(self._moments(live, before, i, t, seat, text, events))
             if (i + 1) % every == 0:
@@ -314,25 +318,20 @@ class Replay:
         """The adapter's time (the host's seconds) at the engine's ``now``."""
         return self.rules.seconds(now)
 
-    def _clock_moments(self, live: Any, n: int, t: float, before: Any, seat: int | None = None) -> Any:
+    def _clock_moments(self, live: Any, n: int, t: float, before: Any) -> Any:
         """What TetriWar's clocks did on their own up to the entry at ``t`` (``n`` entries
         played): a piece that gravity locked clearing lines, a board topping out, each
         marked at the time of the clock's step that did it (``advance_timed``), not at the
         next key press, which may come seconds later. Running the clocks first plays the
         same game as the entry running them (tests/games/test_replay_seek.py compares every
         state with a full replay). ``before`` is the probe of the state so far; returns it
-        as the clocks left it. While entries remain, the boards but the entry's own
-        (``seat``) stay the engine's lag allowance behind ``t``, as the entries still to
-        play may be that late (TetriWar since rules version 3: each board keeps its own
-        time)."""
+        as the clocks left it. ``t`` is no later than any entry still to play (TetriWar's
+        log may hold a lagging board's input after another's later one: each board keeps
+        its own time)."""
         game = live.game
         if game.earliest_due() > t:
             return before  # most entries: no clock comes due before them
-        lag = getattr(game, "MAX_LAG_MS", 0)
-        if lag and n < len(self._entries):
-            events, times = game.advance_timed(t, {other: lag for other in game.seats if other != seat})
-        else:
-            events, times = game.advance_timed(t)
+        events, times = game.advance_timed(t)
         when = {event.seat: at for event, at in zip(events, times, strict=True) if event.kind in CHANGES_MARKED}
         if not when:
             return before

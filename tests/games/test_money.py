@@ -185,20 +185,20 @@ def test_a_player_who_leaves_gets_minus_twenty_and_loses_the_stake(make_user):
     assert rows == {1: (15, 80, False), 2: (0, -40, False), 3: (-20, -40, True)}
 
 
-def engine_pairs_outcome(leaves: list[tuple[int, float]]) -> FinishedGame:
-    """A pairs game of the TetriWar engine in which ``leaves`` (seat, time) forfeit,
+def engine_pairs_outcome(leaves: list[tuple[int, int]]) -> FinishedGame:
+    """A pairs game of the TetriWar engine in which ``leaves`` (seat, time in ms) forfeit,
     run to its end: the outcome exactly as the host hands it to the services."""
-    engine = TetriWar(TetriWarOptions(minutes=1, pairs=True), 1, [1, 2, 3, 4], 0.0)
+    engine = TetriWar(TetriWarOptions(minutes=1, pairs=True), 1, [1, 2, 3, 4], 0)
     for seat, t in leaves:
         engine.forfeit(seat, t)
     engine.advance(engine.end)
     players = {seat: {"score": 0, "lines": 0, "eliminations": 0} for seat in engine.seats}
-    return FinishedGame(engine.outcome(), players, list(engine.log), engine.now)
+    return FinishedGame(engine.outcome(), players, list(engine.log), engine.now / 1000, clock=(engine.start, engine.now))
 
 
 def test_in_pairs_only_the_partner_who_leaves_is_penalised(four):
     _, game = seat_all(four, stake=50, options={**OPTIONS, "pairs": True})
-    game_services.game_finish(game_id=game.pk, finished=engine_pairs_outcome([(2, 5.0)]))
+    game_services.game_finish(game_id=game.pk, finished=engine_pairs_outcome([(2, 5000)]))
     rows = {
         p.seat: (p.points, p.chips_delta, p.forfeited)
         for p in Game.objects.get(pk=game.pk).participations.all()
@@ -211,7 +211,7 @@ def test_in_pairs_only_the_partner_who_leaves_is_penalised(four):
 def test_a_first_pair_with_a_leaver_pays_the_partner_who_stayed_alone(four):
     _, game = seat_all(four, stake=50, options={**OPTIONS, "pairs": True})
     # both pairs lose a player; pair 1 + 2 lost theirs later, so it ranks first
-    game_services.game_finish(game_id=game.pk, finished=engine_pairs_outcome([(4, 1.0), (2, 2.0)]))
+    game_services.game_finish(game_id=game.pk, finished=engine_pairs_outcome([(4, 1000), (2, 2000)]))
     rows = {
         p.seat: (p.place, p.points, p.chips_delta, p.forfeited)
         for p in Game.objects.get(pk=game.pk).participations.all()

@@ -9,9 +9,9 @@ from games.tetriwar.engine import Game, Intent, Options
 
 
 def test_an_engines_refusal_is_a_refusal_with_a_code():
-    game = Game(Options(), seed=1, seats=[1], now=0.0)
+    game = Game(Options(), seed=1, seats=[1], now=0)
     with pytest.raises(Refusal) as caught:
-        game.apply(1, Intent.parse("bomb"), 1.0)  # the store is empty
+        game.apply(1, Intent.parse("bomb"), 1000)  # the store is empty
     assert isinstance(caught.value, IllegalIntent)
     assert caught.value.code == "EMPTY_STORE"
     assert CODE.match(caught.value.code)

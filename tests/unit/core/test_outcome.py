@@ -34,27 +34,27 @@ def test_an_outcome_reads_back_from_its_stored_form():
 
 
 def test_a_running_game_has_no_outcome():
-    assert TetriWar(TetriWarOptions(minutes=1), 1, [1, 2], 0.0).outcome() is None
+    assert TetriWar(TetriWarOptions(minutes=1), 1, [1, 2], 0).outcome() is None
     assert game_for().outcome() is None
 
 
 def test_tetriwar_ends_on_time_and_replays_to_the_same_outcome():
-    game = TetriWar(TetriWarOptions(minutes=1), 3, [1, 2], 0.0)
+    game = TetriWar(TetriWarOptions(minutes=1), 3, [1, 2], 0)
     for n in range(30):
-        game.apply(1 + n % 2, TetriWarIntent.parse("hard_drop"), 0.5 + n)
-    game.advance(61.0)
+        game.apply(1 + n % 2, TetriWarIntent.parse("hard_drop"), 500 + 1000 * n)  # ms
+    game.advance(61_000)
     outcome = game.outcome()
     assert outcome.termination is Termination.TIME
     assert [s.seats for s in outcome.standings] in ([(1,), (2,)], [(2,), (1,)])
-    again = TetriWar.replay(TetriWarOptions(minutes=1), 3, [1, 2], 0.0, list(game.log), 61.0)
+    again = TetriWar.replay(TetriWarOptions(minutes=1), 3, [1, 2], 0, list(game.log), 61_000)
     assert again.outcome() == outcome
 
 
 def test_tetriwar_ends_by_forfeit_when_one_side_is_left():
-    game = TetriWar(TetriWarOptions(minutes=1), 3, [1, 2, 3], 0.0)
-    game.forfeit(2, 1.0)
+    game = TetriWar(TetriWarOptions(minutes=1), 3, [1, 2, 3], 0)
+    game.forfeit(2, 1000)
     assert game.outcome() is None
-    game.forfeit(1, 2.0)
+    game.forfeit(1, 2000)
     outcome = game.outcome()
     assert outcome.termination is Termination.FORFEIT
     assert [(s.seats, s.forfeited, s.left) for s in outcome.standings] == [
@@ -65,8 +65,8 @@ def test_tetriwar_ends_by_forfeit_when_one_side_is_left():
 
 
 def test_tetriwar_of_one_player_ends_by_forfeit_when_the_player_leaves():
-    game = TetriWar(TetriWarOptions(minutes=1), 3, [2], 0.0)
-    game.forfeit(2, 1.0)
+    game = TetriWar(TetriWarOptions(minutes=1), 3, [2], 0)
+    game.forfeit(2, 1000)
     outcome = game.outcome()
     assert outcome.termination is Termination.FORFEIT
     assert [(s.seats, s.forfeited) for s in outcome.standings] == [((2,), True)]
