@@ -108,6 +108,9 @@ class LiveGameBase:
     # The version of the game's rules new games are played under, recorded on each game
     # (Game.rules_version) so that its replay uses the same rules (``rules``).
     RULES_VERSION: ClassVar[int] = 1
+    # A replay plays the adapter from the log (games/replays.py): nobody is at the table,
+    # no page plays ahead, no socket is told anything.
+    replaying: bool = False
 
     def __init__(self, setup: dict[str, Any]) -> None:
         self.setup = setup

@@ -96,6 +96,8 @@ REFUSALS: dict[str, str] = {
     "BAD_FRAME": gettext_noop("That message could not be read."),
     "READ_ONLY": gettext_noop("This page only listens; use the buttons."),
     "BAD_SEQ": gettext_noop("That message could not be read."),
+    "BAD_T": gettext_noop("That message could not be read."),  # a key's time (games/wire.py)
+    "BAD_H": gettext_noop("That message could not be read."),  # a board's hash
     "BAD_TABLE": gettext_noop("That message names no table there is."),
     "BAD_BLOCKS": gettext_noop("That message could not be read."),
     "BAD_ROWS": gettext_noop("That garbage cannot be stacked so."),

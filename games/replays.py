@@ -76,6 +76,7 @@ def rebuilt(record: Recorded) -> LiveGame:
     """The game's live adapter with its engine, the record's rules', played through the
     whole log to the end."""
     live: Any = live_game_for(record.setup)
+    live.replaying = True
     live.use_rules(record.rules)
     live.start = record.rules.seconds(record.start)
     entries = engine_entries(record.rules, record.log)
@@ -286,6 +287,7 @@ class Replay:
         live: Any = live_game_for(self.setup)
         live.bots = {}  # nobody plays: the log does
         live.bot_seats = []
+        live.replaying = True
         live.use_rules(self.rules)
         live.begin(self._host(self.start))
         if type(live.game) is not self.rules.game:  # an older version's engine plays it

@@ -107,7 +107,7 @@ class TetriWarLive(LiveGameBase):
         self.game = Game(self.options, self.seed, self.seats, 0, handling=self.handling)
         # The pages of the people seated play their boards ahead (static/js/
         # tetriwar_predict.js): each seat's lag allowance, and what its page was told.
-        self.lag = {seat: LagQuota() for seat in self.seats if seat not in self.bots}
+        self.lag = {} if self.replaying else {seat: LagQuota() for seat in self.seats if seat not in self.bots}
         self.told: dict[int, int] = {}  # seat -> pieces dealt, as its page was last told
         self.acked: dict[int, int] = {}  # seat -> its latest intent applied (seq)
         self.answered: set[int] = set()  # seats with an intent answered this step
@@ -213,7 +213,10 @@ class TetriWarLive(LiveGameBase):
         return self.own_news([], self.seconds(self.game.now)).get(seat, "")
 
     def advance(self, now: float) -> list[Any]:
-        return self.game.advance(self.ms(now), behind=self.behind()) if self.game else []
+        if self.game is None:
+            return []
+        behind = self.behind()  # none in a replay, whose engine may be a frozen one
+        return self.game.advance(self.ms(now), behind=behind) if behind else self.game.advance(self.ms(now))
 
     def forfeit(self, seat: int, now: float) -> list[Any]:
         if self.game is None:
@@ -237,7 +240,8 @@ class TetriWarLive(LiveGameBase):
         return events, delay
 
     def next_deadline(self) -> float | None:
-        due = self.game.next_deadline(self.behind()) if self.game else None
+        behind = self.behind()
+        due = (self.game.next_deadline(behind) if behind else self.game.next_deadline()) if self.game else None
         return None if due is None else self.seconds(due)
 
     def finished_game(self) -> FinishedGame:

@@ -56,7 +56,7 @@
     if (socket) socket.send(JSON.stringify(frame));
   }
   // fields: more of the frame, or a function of the intent's seq that gives them (a
-  // page that plays its board ahead stamps the key: tetriwar_predict.js).
+  // game's page that plays its board ahead stamps the key with them).
   function intent(name, fields) {
     // During the 3-2-1 the game has not started: a key then is nobody's move (the
     // server would only refuse it), so it is not sent.

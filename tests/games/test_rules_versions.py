@@ -44,6 +44,7 @@ def recorded_v2_game(host, seed: int = 5) -> Game:
     Game.objects.filter(pk=game.pk).update(seed=seed, options={**game.options, "minutes": 1}, rules_version=2)
     game.refresh_from_db()
     live = live_game_for(setup_of(game))
+    live.use_rules(rulebook.rules(2))  # the adapter as it ran the float-seconds engine
     start = 4321.5  # the host's clock at the start: version 2 counts seconds on it
     live.start = start
     live.game = GameV2(live.options, live.seed, live.seats, start)
