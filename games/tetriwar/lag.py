@@ -34,8 +34,8 @@ from games.tetriwar.constants import MAX_LAG_MS
 LEAD_MS = 5  # a stamp may be this far ahead of the server's clock (rounding, clock drift)
 GAIN_MS = 300  # the quota earned back by each piece placed
 QUOTA_MS = 3000  # the most quota a seat can save up
-RECENT = 8  # the hold-back follows the largest lag of this many recent keys
-MARGIN_MS = 60  # ... plus this, for the jitter still to come
+RECENT = 32  # the hold-back follows the largest lag of this many recent keys
+MARGIN_MS = 100  # ... plus this, for the jitter still to come
 
 
 @dataclass

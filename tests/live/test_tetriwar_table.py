@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import re
 
 import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game, GameLog
+from games.tetriwar.engine import Intent
 from lobby import services
 from lobby.models import Table
 from tests.live.conftest import cookie_for, open_socket, receive_until, tick
@@ -352,5 +354,103 @@ async def test_the_header_chips_follow_the_stake_and_the_pot(host, opponent, out
     await player2.send_json_to({"intent": "forfeit"})
     pot = await receive_until(player1, "nav-chips")  # the winner is paid the pot of 200
     assert f'<span id="nav-chips" hx-swap-oob="true">{before + 100}</span>' in pot
+    for ws in sockets:
+        await ws.disconnect()
+
+
+# --- keys played ahead by the page (issue 31) ------------------------------------------------
+
+
+async def own_news(ws) -> dict:
+    """The next news of the player's own board (``<!--tw{json}-->``), to that socket alone."""
+    import json
+
+    text = await receive_until(ws, "<!--tw")
+    return json.loads(text[len("<!--tw"):-len("-->")])
+
+
+async def test_a_stamped_key_acts_at_its_time_within_the_allowance(table, host, opponent, outsider, fake_clock):
+    from tests.live.conftest import engine
+
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    fake_clock.t += 0.5  # the game's clock reads 500 ms
+    await player1.send_json_to({"intent": "left", "seq": 1, "t": 350})  # played 150 ms ago
+    news = await own_news(player1)
+    game = engine(table)
+    assert news["seq"] == 1 and news["h"] == game.board_hash(1)
+    assert game.log[-1] == (350, 1, "left")  # at its stamp, not on arrival
+    seen = []  # what the spectator got meanwhile: the fragments of the move, not the news
+    while not await spectator.receive_nothing(timeout=0.2):
+        seen.append(await spectator.receive_from())
+    assert seen and not any(text.startswith("<!--tw") for text in seen)
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_key_later_than_the_allowance_is_clamped_not_trusted(table, host, opponent, outsider, fake_clock):
+    from games.tetriwar.constants import MAX_LAG_MS
+    from games.tetriwar.lag import LEAD_MS
+    from tests.live.conftest import engine
+
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1 = sockets[0]
+    fake_clock.t += 5.0  # the game's clock reads 5000 ms
+    await player1.send_json_to({"intent": "left", "seq": 1, "t": 100})  # claims to be 4.9 s late
+    await own_news(player1)
+    game = engine(table)
+    server = game.now  # the game's clock when the key came: 5000 ms and the countdown's 10
+    t, seat, text = game.log[-1]
+    assert (seat, text) == (1, "left")
+    assert server - MAX_LAG_MS <= t <= server  # within the allowance of the server's time
+    await player1.send_json_to({"intent": "right", "seq": 2, "t": 60_000})  # from the future
+    await own_news(player1)
+    assert engine(table).log[-1][0] <= server + LEAD_MS
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_page_whose_board_differs_gets_the_servers(table, host, opponent, outsider, fake_clock):
+    from tests.live.conftest import engine
+
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1 = sockets[0]
+    fake_clock.t += 0.2
+    await player1.send_json_to({"intent": "left", "seq": 1, "t": 150})  # no hash: the page was unsure
+    unsure = await own_news(player1)
+    assert unsure["seq"] == 1 and "state" in unsure
+    ahead = copy.deepcopy(engine(table))  # the page's board, played as the server will
+    ahead.apply(1, Intent.parse("right"), 170)
+    await player1.send_json_to({"intent": "right", "seq": 2, "t": 170, "h": ahead.board_hash(1)})
+    agreed = await own_news(player1)
+    assert agreed["seq"] == 2 and agreed["h"] == ahead.board_hash(1)
+    assert "state" not in agreed  # nothing to correct: the hash and the preview only
+    right = engine(table).board_hash(1)
+    await player1.send_json_to({"intent": "left", "seq": 3, "t": 180, "h": (right + 1) % 2**32})
+    fixed = await own_news(player1)
+    game = engine(table)
+    assert fixed["seq"] == 3 and fixed["fix"] is True
+    assert fixed["state"]["piece"] == [game.players[1].kind, 0, game.players[1].x, game.players[1].y]
+    assert fixed["h"] == game.board_hash(1)
+    for ws in sockets:
+        await ws.disconnect()
+
+
+@pytest.mark.parametrize("field,value", [("t", -1), ("t", "soon"), ("h", 2**32), ("h", 1.5)])
+async def test_a_malformed_time_or_hash_is_refused_and_changes_nothing(
+    table, host, opponent, outsider, fake_clock, field, value
+):
+    from tests.live.conftest import engine
+
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1 = sockets[0]
+    before = len(engine(table).log)
+    await player1.send_json_to({"intent": "left", "seq": 1, field: value})
+    assert f'data-code="BAD_{field.upper()}"' in await receive_until(player1, "ws-error")
+    assert len(engine(table).log) == before
     for ws in sockets:
         await ws.disconnect()
