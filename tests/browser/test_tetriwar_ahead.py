@@ -102,3 +102,36 @@ def test_the_page_snaps_back_when_the_server_disagrees(server_ignores_left, slow
     # The server's answer says otherwise: the page takes its board, the piece goes back.
     expect(page.locator("#piece-1")).to_have_attribute("style", re.compile(rf"--x:{x};"), timeout=5_000)
     assert page.evaluate("window.TetriWarPredict.corrections") == 1
+
+
+BOARD = """(seat) => ({
+  rows: [...Array(20).keys()].map((r) => document.getElementById(`board-${seat}-row-${r}`).innerHTML),
+  score: document.getElementById(`score-${seat}`).textContent,
+  next: document.getElementById(`next-${seat}`).innerHTML,
+  piece: document.getElementById(`piece-${seat}`).className,
+})"""
+
+
+@pytest.fixture
+def watched_path(live_server_url, host, opponent, outsider):
+    return table(host, seats=2, bots=(2,), options=OPTIONS).get_absolute_url()
+
+
+def test_a_spectator_sees_the_board_the_player_draws(slow, watched_path, live_server_url, browser, screenshot):
+    player = open_page(browser, slow, "hostess", 1366, 768)
+    spectator = open_page(browser, live_server_url, "outsider", 1366, 768)
+    spectator.goto(live_server_url + watched_path)
+    start(player, slow + watched_path)
+    wait_for_own_board(player)
+    for keys in (("ArrowLeft", "ArrowLeft"), ("ArrowUp", "ArrowRight"), ("ArrowRight", "ArrowRight", "ArrowRight"), ()):
+        for key in keys:
+            player.keyboard.press(key)
+        player.keyboard.press("Space")  # hard drop: the field changes, a new piece comes
+    player.wait_for_timeout(6 * ONE_WAY_MS)  # every answer back, every fragment out
+    mine, theirs = player.evaluate(BOARD, 1), spectator.evaluate(BOARD, 1)
+    screenshot(player, "tetriwar-ahead-player")
+    screenshot(spectator, "tetriwar-ahead-spectator")
+    assert any("<i class=" in row for row in mine["rows"])  # four pieces lie in the field
+    # The page drew its own board with the server's markup, and it is the server's board.
+    assert mine == theirs
+    assert player.evaluate("window.TetriWarPredict.corrections") == 0
