@@ -47,7 +47,8 @@ log = logging.getLogger(__name__)
 # {"intent": "hold_left"}, {"intent": "release_left"} ...
 KEYS = tuple(wire.plain_frame(name, wire.TimedFrame) for name in NAMES if name != "bomb")
 # What changes a board in ways its page cannot work out: the server sends the board then.
-UNFORESEEN = frozenset({"feed", "landed"})  # a bomb dropped on the board, a bomb landing
+# A bomb dropped on the board, a bomb landing, the board's player gone, the board over.
+UNFORESEEN = frozenset({"feed", "landed", "left", "over"})
 OVER_TEXT = gettext_noop("Game over")  # a board when the game has ended with its player still in
 LEFT_TEXT = gettext_noop("Left the game")
 

@@ -28,6 +28,8 @@ function start() {
     if (p && p.message(e.detail.message)) {
       e.preventDefault();
       p.draw(document, false);
+    } else if (p && e.detail.message.indexOf("data-stopped") !== -1) {
+      p.stop(); // the game is over: the server's last word on this board is shown
     }
   });
   socketElt.addEventListener("htmx:wsOpen", () => { if (prediction) prediction.stop(); });
