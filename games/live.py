@@ -230,16 +230,22 @@ class LiveGameBase:
         down never sends its key-up). Nothing, for a game without held keys."""
         return []
 
+    def engine_time(self, now: float) -> float:
+        """The engine's clock at the host's ``now`` (seconds): the same, for most games."""
+        return now
+
     def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
-        """Let a bot press its next key, through the same engine call as a person's."""
+        """Let a bot press its next key, through the same engine call as a person's; the
+        delay to its next call is in the host's seconds."""
         game = self.game
         if game is None or game.finished or self.has_left(seat):
             return [], 1.0
+        t = self.engine_time(now)
         events = self.advance(now)  # the bot looks at the board as it is now
-        delay, intent = self.bots[seat].next_action(game, seat, now)
+        delay, intent = self.bots[seat].next_action(game, seat, t)
         if intent is not None:
             try:
-                events.extend(game.apply(seat, intent, now))
+                events.extend(game.apply(seat, intent, t))
             except IllegalIntent:
                 pass  # a bot's mistake is never a player's problem
         return events, delay

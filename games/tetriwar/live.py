@@ -30,7 +30,6 @@ from config.metrics import CORRECTIONS, TIMED_KEYS
 from games import wire
 from games.core.errors import InvalidOptions
 from games.core.log import Rows
-from games.core.protocol import IllegalIntent
 from games.core.rules import Rules
 from games.live import FinishedGame, LiveGameBase
 from games.tetriwar import render, rulebook
@@ -121,6 +120,8 @@ class TetriWarLive(LiveGameBase):
         if self.per_second == 1:
             return now  # a frozen engine's replay: its clock is the host's seconds
         return round((now - self.start) * 1000)
+
+    engine_time = ms  # a bot's key, as a person's, at the engine's time
 
     def seconds(self, t: float) -> float:
         """The host's time (seconds) at the engine's ``t`` (ms)."""
@@ -223,22 +224,6 @@ class TetriWarLive(LiveGameBase):
         if self.game is None:
             return super().forfeit(seat, now)  # refuses: not started
         return self.game.forfeit(seat, self.ms(now))
-
-    def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
-        """The bot looks at the board as it is now, and presses its key (through the
-        engine, as a person's key); the delay to its next call is in seconds."""
-        game = self.game
-        if game is None or game.finished or self.has_left(seat):
-            return [], 1.0
-        t = self.ms(now)
-        events = self.advance(now)
-        delay, intent = self.bots[seat].next_action(game, seat, t)
-        if intent is not None:
-            try:
-                events.extend(game.apply(seat, intent, t))
-            except IllegalIntent:
-                pass  # a bot's mistake is never a player's problem
-        return events, delay
 
     def next_deadline(self) -> float | None:
         behind = self.behind()
