@@ -113,3 +113,23 @@ class HostHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"shard {self.shard} at {self.beat_at:%H:%M:%S}"
+
+
+class Rating(models.Model):
+    """A player's skill rating in one game (openskill's Plackett–Luce: ``games.core.rating``),
+    beside RULES.md §6 points. Written by ``games.services.game_finish`` for scored
+    games only; guests and bots have none."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    kind = models.CharField(max_length=32)  # a slug of games.registry
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rated_games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["kind", "-mu"]
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_rating_per_user_and_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.kind}: {self.mu:.1f} ± {self.sigma:.1f}"
