@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from games.core import rating as formula
 from games.models import Rating
 
@@ -55,3 +57,50 @@ def shown_ratings(user_ids: Iterable[int | None], kind: str) -> dict[int, ShownR
     if not ids:
         return {}
     return {r.user_id: shown_of(r) for r in Rating.objects.filter(user_id__in=ids, kind=kind)}
+
+
+def ratings_update(*, kind: str, sides: list[tuple[int, list[int | None]]]) -> dict[int, Rating]:
+    """Rate one scored game, inside the caller's transaction (``game_finish``'s, with
+    its points and chips): ``sides`` are (place, the user ids of the side's players),
+    one side per player in a free-for-all, a pair's two partners in one side; a
+    forfeit ranks by its recorded place. A guest or bot (None) plays as a new player
+    and keeps no rating. Returns the players' new ratings, by user id."""
+    if len(sides) < 2:
+        return {}
+    user_ids = sorted({uid for _, side in sides for uid in side if uid is not None})
+    # Every player gets a row first (a new one at the model's defaults), then the rows
+    # are locked in one order, so two games finishing at once never lose an update
+    # nor deadlock.
+    Rating.objects.bulk_create(
+        [
+            Rating(user_id=uid, kind=kind, mu=formula.DEFAULT_MU, sigma=formula.DEFAULT_SIGMA)
+            for uid in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    rows = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update()
+        .filter(kind=kind, user_id__in=user_ids)
+        .order_by("user_id")
+    }
+    new_skills = formula.rate(
+        [
+            [formula.Skill() if uid is None else formula.Skill(rows[uid].mu, rows[uid].sigma) for uid in side]
+            for _, side in sides
+        ],
+        [place for place, _ in sides],
+    )
+    now = timezone.now()
+    for (_, side), skills in zip(sides, new_skills, strict=True):
+        for uid, skill in zip(side, skills, strict=True):
+            if uid is not None:
+                row = rows[uid]
+                row.mu, row.sigma, row.rated_games, row.updated_at = (
+                    skill.mu,
+                    skill.sigma,
+                    row.rated_games + 1,
+                    now,
+                )
+    Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "rated_games", "updated_at"])
+    return rows

@@ -1,5 +1,5 @@
 """The one place where games start, finish and abort, and so the one place where
-a game moves chips and leaderboard points (RULES.md §6).
+a game moves chips and leaderboard points (RULES.md §6) and skill ratings (issue 32).
 
 Everything here runs inside one transaction with ledger rows, and a game is
 finished or aborted once only: the game row is locked and must still be running,
@@ -29,6 +29,7 @@ from games.core.outcome import Outcome, Termination
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
 from games.live import FinishedGame, live_game_class
 from games.models import Game, GameLog, HostHeartbeat, Participation
+from games.ratings import ratings_update
 from games.selectors import chips_in_pots
 from games.shards import host_channel, shard_count, shard_of
 from lobby import broadcast
@@ -184,6 +185,13 @@ def _settle(game: Game, parts: list[Participation], outcome: Outcome) -> None:
             p.chips_delta += chips
 
 
+def _rate(game: Game, by_seat: dict[int, Participation], outcome: Outcome) -> None:
+    """The skill ratings of a scored game, in the transaction of its points (issue 32):
+    each side at its recorded place, a forfeit too (it ranks last)."""
+    sides = [(standing.place, [by_seat[seat].user_id for seat in standing.seats]) for standing in outcome.standings]
+    ratings_update(kind=game.kind, sides=sides)
+
+
 def packed_log(finished: FinishedGame) -> bytes:
     """The log a replay reads: exact times, the engine's clock at the start and the end."""
     log = finished.log.log if isinstance(finished.log, Rows) else finished.log
@@ -220,6 +228,7 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
     else:
         game.scored = True
         _settle(game, parts, outcome)
+        _rate(game, by_seat, outcome)
     Participation.objects.bulk_update(
         parts, ["score", "lines", "eliminations", "place", "forfeited", "points", "chips_delta"]
     )
