@@ -109,6 +109,7 @@ def _profile_context(user: User) -> dict:
         "profile_user": user,
         "history": game_selectors.game_history(user),
         "totals": game_selectors.player_totals(user),
+        "ratings": game_selectors.player_ratings(user),
     }
 
 

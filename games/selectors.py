@@ -7,22 +7,27 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games.models import Game, Participation
+from games.core.rating import SHOWN_Z
+from games.models import Game, Participation, Rating
+from games.ratings import ShownRating, shown_of, shown_ratings
 from games.registry import GAMES
 
 # The leaderboard's periods, in tab order, with their labels.
 PERIODS: dict[str, Any] = {"all": gettext_lazy("All time"), "month": gettext_lazy("This month")}
+# What a leaderboard is sorted by, the first the default, with their labels.
+SORTS: dict[str, Any] = {"points": gettext_lazy("Points"), "rating": gettext_lazy("Rating")}
 
 
 @dataclass(frozen=True)
 class Row:
-    """One player's line on a leaderboard. Equal points, wins and games share a position."""
+    """One player's line on a leaderboard. Equal points, wins and games share a position
+    (sorted by rating: an equal rating, then points, wins and games)."""
 
     position: int
     user_id: int
@@ -30,6 +35,7 @@ class Row:
     points: int
     games: int
     wins: int
+    rating: ShownRating | None = None  # None: rated by no game yet (games before ratings)
 
 
 def month_start(now: dt.datetime | None = None) -> dt.datetime:
@@ -47,40 +53,63 @@ def _totals(game: str, period: str) -> QuerySet:
     counted = Q(game__kind=game, game__status=Game.Status.FINISHED, game__scored=True, user__isnull=False)
     if period == "month":
         counted &= Q(game__ended_at__gte=month_start())
+    # The rating's conservative estimate (mu − 3σ), which orders the shown numbers;
+    # it is over all time in either period, as a rating has no months.
+    estimate = Rating.objects.filter(user_id=OuterRef("user_id"), kind=game).annotate(
+        estimate=F("mu") - SHOWN_Z * F("sigma")
+    )
     return (
         Participation.objects.filter(counted)
         .values("user_id", "user__username")
-        .annotate(total_points=Sum("points"), games=Count("id"), wins=Count("id", filter=Q(place=1)))
+        .annotate(
+            total_points=Sum("points"),
+            games=Count("id"),
+            wins=Count("id", filter=Q(place=1)),
+            estimate=Subquery(estimate.values("estimate")[:1]),
+        )
     )
 
 
-def _ranked(game: str, period: str) -> QuerySet:
+def _order(sort: str) -> list:
+    by_points = [F("total_points").desc(), F("wins").desc(), F("games").asc()]
+    if sort == "rating":
+        return [F("estimate").desc(nulls_last=True), *by_points]
+    if sort == "points":
+        return by_points
+    raise ValueError(f"unknown leaderboard sort {sort!r}")
+
+
+def _ranked(game: str, period: str, sort: str) -> QuerySet:
     return (
         _totals(game, period)
-        .annotate(
-            position=Window(Rank(), order_by=[F("total_points").desc(), F("wins").desc(), F("games").asc()])
-        )
+        .annotate(position=Window(Rank(), order_by=_order(sort)))
         .order_by("position", "user__username")
     )
 
 
-def _row(values: dict) -> Row:
-    return Row(
-        position=values["position"],
-        user_id=values["user_id"],
-        username=values["user__username"],
-        points=values["total_points"],
-        games=values["games"],
-        wins=values["wins"],
-    )
+def _rows(game: str, found: list[dict]) -> list[Row]:
+    ratings = shown_ratings([values["user_id"] for values in found], game)
+    return [
+        Row(
+            position=values["position"],
+            user_id=values["user_id"],
+            username=values["user__username"],
+            points=values["total_points"],
+            games=values["games"],
+            wins=values["wins"],
+            rating=ratings.get(values["user_id"]),
+        )
+        for values in found
+    ]
 
 
-def leaderboard(game: str, period: str, *, limit: int = 100) -> list[Row]:
-    """The best ``limit`` players of ``game`` ("all" time or this "month"), best first."""
-    return [_row(values) for values in _ranked(game, period)[:limit]]
+def leaderboard(game: str, period: str, *, sort: str = "points", limit: int = 100) -> list[Row]:
+    """The best ``limit`` players of ``game`` ("all" time or this "month"), best first
+    by ``sort``: "points" (RULES.md §6) or "rating" (issue 32)."""
+    return _rows(game, list(_ranked(game, period, sort)[:limit]))
 
 
-def leaderboard_row(game: str, period: str, *, user_id: int) -> Row | None:
+def leaderboard_row(game: str, period: str, *, user_id: int, sort: str = "points") -> Row | None:
     """One player's row, placed among everyone, or None if they have no scored game
     in the period: for showing a player who is below the top rows."""
     totals = _totals(game, period)
@@ -88,13 +117,17 @@ def leaderboard_row(game: str, period: str, *, user_id: int) -> Row | None:
     if own is None:
         return None
     # A WHERE on the user would rank them alone, so count who ranks above them instead.
-    points, wins, games = own["total_points"], own["wins"], own["games"]
-    better = totals.filter(
-        Q(total_points__gt=points)
-        | Q(total_points=points, wins__gt=wins)
-        | Q(total_points=points, wins=wins, games__lt=games)
-    ).count()
-    return _row({**own, "position": better + 1})
+    points, wins, games, estimate = own["total_points"], own["wins"], own["games"], own["estimate"]
+    better = Q(total_points__gt=points) | Q(total_points=points, wins__gt=wins)
+    better |= Q(total_points=points, wins=wins, games__lt=games)
+    if sort == "rating":
+        if estimate is None:  # not rated: below every rated player
+            better = Q(estimate__isnull=False) | (Q(estimate__isnull=True) & better)
+        else:
+            better = Q(estimate__gt=estimate) | (Q(estimate=estimate) & better)
+    elif sort != "points":
+        raise ValueError(f"unknown leaderboard sort {sort!r}")
+    return _rows(game, [{**own, "position": totals.filter(better).count() + 1}])[0]
 
 
 def recent_games(game: str, *, limit: int = 10) -> list[Game]:
@@ -142,3 +175,23 @@ def player_totals(user: User) -> dict:
         points=Sum("points", filter=Q(game__scored=True), default=0),
         chips=Sum("chips_delta", default=0),
     )
+
+
+@dataclass(frozen=True)
+class GameRating:
+    """A player's rating in one game, for their profile."""
+
+    slug: str
+    game_name: Any
+    rating: ShownRating
+
+
+def player_ratings(user: User) -> list[GameRating]:
+    """The player's skill ratings (issue 32), one per game they are rated in, in the
+    order the games are offered."""
+    rows = {r.kind: r for r in Rating.objects.filter(user=user)}
+    return [
+        GameRating(slug=slug, game_name=spec.name, rating=shown_of(rows[slug]))
+        for slug, spec in GAMES.items()
+        if slug in rows
+    ]

@@ -63,11 +63,14 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     period = request.GET.get("period", "all")
     if period not in selectors.PERIODS:
         period = "all"
-    rows = selectors.leaderboard(spec.slug, period)
+    sort = request.GET.get("sort", "points")
+    if sort not in selectors.SORTS:
+        sort = "points"
+    rows = selectors.leaderboard(spec.slug, period, sort=sort)
     # A signed-in player outside the top rows still sees where they stand, below them.
     own_row = None
     if request.user.is_authenticated and all(row.user_id != request.user.pk for row in rows):
-        own_row = selectors.leaderboard_row(spec.slug, period, user_id=request.user.pk)
+        own_row = selectors.leaderboard_row(spec.slug, period, user_id=request.user.pk, sort=sort)
     return render(
         request,
         "games/leaderboard.html",
@@ -76,6 +79,8 @@ def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
             "games": list(GAMES.values()),
             "period": period,
             "periods": selectors.PERIODS,
+            "sort": sort,
+            "sorts": selectors.SORTS,
             "rows": rows,
             "own_row": own_row,
             "recent": selectors.recent_games(spec.slug),

@@ -18,6 +18,7 @@ from config.versioned import cached_per_version, current_version, new_version
 from games.context_processors import site_urls
 from games.core.ranking import shared_ip
 from games.models import Game
+from games.ratings import ShownRating, shown_ratings
 from games.registry import GAMES, get_game
 from lobby.models import Seat, Table, Watcher
 
@@ -101,6 +102,7 @@ class SeatView:
     mine: bool
     away: bool = False  # a seated person with no page of the table open
     left: bool = False  # left the running game: watches the rest of it
+    rating: ShownRating | None = None  # the player's in the table's game; guests and bots have none
 
 
 def _people_at(table: Table) -> set[tuple[int | None, str]]:
@@ -302,6 +304,10 @@ def table_page_context(table: Table, player) -> dict[str, Any]:
             else None
         ) or table.stake * sum(1 for s in seats if s.user_id)
     views = seat_views(table, player)
+    ratings = shown_ratings([s.user_id for s in seats], table.game)
+    for v in views:
+        if v.seat is not None and v.seat.user_id is not None:
+            v.rating = ratings.get(v.seat.user_id)
     my_seat = next((v.seat for v in views if v.mine), None)
     i_left = any(v.mine and v.left for v in views)
     return {
