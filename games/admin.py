@@ -1,6 +1,8 @@
 """Games in the admin: every result and input log, to read (RULES.md §6). Results,
 points and chips are written only by games.services, so nothing here edits them.
 
+Skill ratings (issue 32) are read here too: only games.services.game_finish writes them.
+
 Replays are moderated here (issue #23): each game's replay check (games/verify.py) is a
 column, a mismatch raises an alarm over the list, and moderators may check replays
 again, or hide and show them."""
@@ -19,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from config.admin_mixins import ReadOnlyMixin
 from games import services
-from games.models import Game, Participation
+from games.models import Game, Participation, Rating
+from games.ratings import shown_of
 from games.verify import record_check, verdict
 
 
@@ -244,3 +247,20 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
             gettext("Showed the replays of %(count)d game(s).") % {"count": count},
             messages.SUCCESS,
         )
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("user", "kind", "shown", "provisional", "mu", "sigma", "rated_games", "updated_at")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    ordering = ("kind", "-mu")
+
+    @admin.display(description=_("shown rating"))
+    def shown(self, rating: Rating) -> int:
+        return shown_of(rating).value
+
+    @admin.display(description=_("provisional"), boolean=True)
+    def provisional(self, rating: Rating) -> bool:
+        return shown_of(rating).provisional
