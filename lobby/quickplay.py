@@ -227,7 +227,9 @@ def queue_leave(*, player: PlayerRef | None) -> Table | None:
 
 def queue_poll(*, player: PlayerRef | None, now: dt.datetime | None = None) -> QueueEntry | None:
     """The waiting page looks: the player is still there (``seen_at``), and the matcher
-    runs for their game. Returns their entry (matched or waiting), or None."""
+    runs for their game. Returns their entry, or None when they wait for nothing. A
+    matched entry is returned once, with its table, and leaves the queue: the page
+    follows the player to the table, and Back from there finds no queue to return to."""
     if player is None:
         return None
     now = now or timezone.now()
@@ -237,7 +239,23 @@ def queue_poll(*, player: PlayerRef | None, now: dt.datetime | None = None) -> Q
     if game is None:
         return None
     queue_match(game=game, now=now)
-    return QueueEntry.objects.filter(player_key=key).select_related("table").first()
+    entry = QueueEntry.objects.filter(player_key=key).select_related("table").first()
+    if entry is not None and entry.table_id is not None:
+        QueueEntry.objects.filter(pk=entry.pk, table_id=entry.table_id).delete()
+    return entry
+
+
+def queue_game_of(*, player: PlayerRef | None) -> str | None:
+    """The game whose queue the player is in (waiting or matched), or None."""
+    if player is None:
+        return None
+    key = identity_key(player.user_id, player.guest_token)
+    return QueueEntry.objects.filter(player_key=key).values_list("game", flat=True).first()
+
+
+def fresh_since(now: dt.datetime) -> dt.datetime:
+    """Entries whose page asked after this are still waiting (``STALE_SECONDS``)."""
+    return now - dt.timedelta(seconds=STALE_SECONDS)
 
 
 def queue_keep_waiting(*, player: PlayerRef | None) -> None:
@@ -256,7 +274,7 @@ def queue_match(*, game: str | None = None, now: dt.datetime | None = None) -> l
     tables started. Entries gone stale first leave the queue (see the module)."""
     now = now or timezone.now()
     QueueEntry.objects.filter(
-        Q(table__isnull=True, seen_at__lt=now - dt.timedelta(seconds=STALE_SECONDS))
+        Q(table__isnull=True, seen_at__lt=fresh_since(now))
         | Q(table__isnull=False, matched_at__lt=now - dt.timedelta(seconds=MATCHED_KEPT_SECONDS))
     ).delete()
     tables: list[Table] = []
@@ -273,7 +291,7 @@ def _match_game(game: str, now: dt.datetime) -> list[Table]:
     size = players_per_match(spec)
     claimed = list(
         QueueEntry.objects.select_for_update(skip_locked=True)
-        .filter(game=game, table__isnull=True, seen_at__gte=now - dt.timedelta(seconds=STALE_SECONDS))
+        .filter(game=game, table__isnull=True, seen_at__gte=fresh_since(now))
         .order_by("joined_at", "pk")
     )
     if len(claimed) < size:
