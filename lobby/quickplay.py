@@ -50,7 +50,7 @@ from lobby.services import (
 # Ratings are openskill's mu (games.ratings.matching_rating: 25 for a new player); one
 # point of mu is 40 shown rating points (games.core.rating.SHOWN_PER_MU).
 RATING_WINDOW_MU = 2.5  # a newcomer is matched within 2.5 mu: 100 shown points
-RATING_WINDOW_MU_PER_SECOND = 0.25  # and 0.25 mu more a second waited: 50 points per 5 s
+RATING_WINDOW_MU_PER_SECOND = 0.5  # and 0.5 mu more a second waited: 100 points per 5 s
 POLL_SECONDS = 2  # the waiting page asks this often (and so runs the matcher)
 STALE_SECONDS = 10  # an entry whose page has not asked for this long is dropped
 OFFER_BOT_AFTER_SECONDS = 20  # then the page offers a bot instead, or keeping on waiting

@@ -265,6 +265,8 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     try:
         quickplay.queue_join(player=player, game=game, stake=stake, ip=_client_ip(request))
     except services.TableError as err:
+        if err.code == "ALREADY_PLAYING" and quickplay.queue_game_of(player=player):
+            return redirect("lobby:queue")  # a second press after the match: the page follows it
         messages.error(request, err.message)
         return redirect("lobby:index")
     return redirect("lobby:queue")

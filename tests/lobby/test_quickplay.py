@@ -48,10 +48,10 @@ def seats_of(user) -> list[Seat]:
 # --- the pairing alone ----------------------------------------------------------------
 
 
-def test_the_window_is_100_points_and_widens_by_50_points_every_5_seconds():
+def test_the_window_is_100_points_and_widens_by_100_points_every_5_seconds():
     assert rating_window(0) == RATING_WINDOW_MU == 2.5  # 40 shown points a mu: 100
-    assert rating_window(5) == pytest.approx(2.5 + 5 * RATING_WINDOW_MU_PER_SECOND) == pytest.approx(3.75)
-    assert rating_window(20) == pytest.approx(7.5)
+    assert rating_window(5) == pytest.approx(2.5 + 5 * RATING_WINDOW_MU_PER_SECOND) == pytest.approx(5.0)
+    assert rating_window(20) == pytest.approx(12.5)
 
 
 def test_two_players_within_the_window_are_paired_at_once():
@@ -62,8 +62,8 @@ def test_two_players_within_the_window_are_paired_at_once():
 def test_players_too_far_apart_wait_until_the_window_has_widened_enough():
     a, b = Waiting("a", 20.0, at(0)), Waiting("b", 25.0, at(0))  # 5 mu apart: 200 points
     assert pairings([a, b], 2, at(0)) == []
-    assert pairings([a, b], 2, at(9)) == []  # 2.5 + 2.25 = 4.75 < 5
-    assert pairings([a, b], 2, at(10)) == [[a, b]]  # 2.5 + 2.5 = 5
+    assert pairings([a, b], 2, at(4.9)) == []  # 2.5 + 2.45 < 5
+    assert pairings([a, b], 2, at(5)) == [[a, b]]  # 2.5 + 2.5 = 5
 
 
 def test_the_longest_waiter_gets_the_nearest_rating_in_its_window():
@@ -75,7 +75,8 @@ def test_the_longest_waiter_gets_the_nearest_rating_in_its_window():
 def test_a_game_of_three_or_more_waits_for_as_many_within_the_window():
     a, b, c = Waiting("a", 25.0, at(0)), Waiting("b", 26.0, at(0)), Waiting("c", 40.0, at(0))
     assert pairings([a, b, c], 3, at(0)) == []
-    assert pairings([a, b, c], 3, at(60)) == [[a, b, c]]  # 2.5 + 15 ≥ 15
+    assert pairings([a, b, c], 3, at(24)) == []  # 2.5 + 12 < 15
+    assert pairings([a, b, c], 3, at(25)) == [[a, b, c]]  # 2.5 + 12.5 = 15
 
 
 def test_every_game_is_matched_two_at_a_time_or_as_many_as_it_needs():
@@ -111,9 +112,9 @@ def test_players_outside_the_window_are_matched_once_it_has_widened(host, oppone
     rated(opponent, "tetrix", 25.0)
     queue_join(player=ref(host), game="tetrix", now=at(0))
     assert queue_join(player=ref(opponent), game="tetrix", now=at(0)).table is None
-    assert queue_poll(player=ref(host), now=at(9)).table is None
+    assert queue_poll(player=ref(host), now=at(4)).table is None
     assert QueueEntry.objects.get(user=opponent).rating == 25.0  # the snapshot taken at the join
-    entry = queue_poll(player=ref(host), now=at(10))
+    entry = queue_poll(player=ref(host), now=at(5))
     assert entry.table is not None and entry.table.status == Table.Status.RUNNING
 
 
