@@ -279,19 +279,20 @@ def queue_match(*, game: str | None = None, now: dt.datetime | None = None) -> l
     ).delete()
     tables: list[Table] = []
     for kind in [game] if game else list(GAMES):
-        tables.extend(_match_game(kind, now))
+        spec = get_game(kind)
+        waiting = QueueEntry.objects.filter(game=kind, table__isnull=True, seen_at__gte=fresh_since(now))
+        # Read first: a queue too short for a table takes no lock (SQLite's is the whole file).
+        if spec is not None and waiting.count() >= players_per_match(spec):
+            tables.extend(_match_game(spec, now))
     return tables
 
 
 @transaction.atomic
-def _match_game(game: str, now: dt.datetime) -> list[Table]:
-    spec = get_game(game)
-    if spec is None:
-        return []
+def _match_game(spec: GameSpec, now: dt.datetime) -> list[Table]:
     size = players_per_match(spec)
     claimed = list(
         QueueEntry.objects.select_for_update(skip_locked=True)
-        .filter(game=game, table__isnull=True, seen_at__gte=fresh_since(now))
+        .filter(game=spec.slug, table__isnull=True, seen_at__gte=fresh_since(now))
         .order_by("joined_at", "pk")
     )
     if len(claimed) < size:

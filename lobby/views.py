@@ -311,7 +311,8 @@ def queue_leave(request: HttpRequest) -> HttpResponse:
     """Leave the queue; with ``then=practice``, for a table against a bot instead. A
     player matched meanwhile goes to their table."""
     player = player_from_request(request)
-    game = quickplay.queue_game_of(player=player)
+    # The form names its game too: the entry may have gone stale (the page slept).
+    game = quickplay.queue_game_of(player=player) or request.POST.get("game")
     table = quickplay.queue_leave(player=player)
     if table is not None:
         return redirect(table)

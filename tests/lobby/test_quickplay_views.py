@@ -157,3 +157,16 @@ def test_a_poll_after_the_entry_went_stale_says_so_and_stops_asking(client):
     as_guest(client)
     html = client.get(QUEUE, **HTMX).content.decode()
     assert "You are no longer waiting for a game." in html and "hx-trigger" not in html
+
+
+def test_play_a_bot_instead_works_after_the_entry_went_stale(client):
+    response = as_guest(client).post(LEAVE, {"then": "practice", "game": "tetrix"})
+    assert response.url == Table.objects.get(game="tetrix").get_absolute_url()
+
+
+def test_a_second_press_of_play_now_after_the_match_follows_it_to_the_table(client, host, opponent):
+    client.force_login(host)
+    client.post(PLAY_VIERTRIS)
+    queue_join(player=ref(opponent), game="viertris")
+    response = client.post(PLAY_VIERTRIS, follow=True)  # a double click, or another tab
+    assert response.redirect_chain[-1][0] == Table.objects.get().get_absolute_url()
