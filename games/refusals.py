@@ -150,6 +150,9 @@ REFUSALS: dict[str, str] = {
     "PLAYER_PRESENT": gettext_noop("That player is at the table: only the seat of a player who is gone can be freed."),
     "NO_BOTS": gettext_noop("This game has no bots to practise against."),
     "NO_SOLO": gettext_noop("This game has no solo variant."),
+    # --- quick play (lobby/quickplay.py) ----------------------------------------------
+    "ALREADY_PLAYING": gettext_noop("You are playing a game: finish or leave it first."),
+    "SEATED_ELSEWHERE": gettext_noop("You have a seat at a table waiting for players: stand up there first."),
 }
 
 # Fixed English messages (no numbers, no names) raised with a code whose other

@@ -189,3 +189,44 @@ class ServerBeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.server} at {self.beat_at:%H:%M:%S}"
+
+
+class QueueEntry(models.Model):
+    """A person waiting for a quick-play game (issue 32), one row per person: in the
+    database, so that every server process sees, claims and changes the same queue
+    (lobby/quickplay.py). Once matched the row names its table, until its page follows
+    the player there."""
+
+    # lobby.broadcast.identity_key: "u<user id>" or "g<guest token>"; one row per person.
+    player_key = models.CharField(max_length=40, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    guest_token = models.CharField(max_length=32, blank=True)
+    name = models.CharField(max_length=150)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    game = models.CharField(max_length=32)  # a slug of games.registry
+    stake = models.PositiveIntegerField(default=0, help_text=_("Chips per seat; 0 is friendly."))
+    rating = models.FloatField()  # games.ratings.matching_rating as the player joined
+    joined_at = models.DateTimeField()
+    seen_at = models.DateTimeField()  # the last look of the waiting page
+    keep_waiting = models.BooleanField(default=False)  # declined the offer of a bot
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    matched_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        indexes = [models.Index(fields=["game", "stake", "joined_at"], name="queue_waiting_order")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(stake=0) | models.Q(user__isnull=False),
+                name="queue_competitive_for_accounts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} waiting for {self.game}" + (f" at {self.stake}" if self.stake else "")
+
+    @property
+    def is_competitive(self) -> bool:
+        return self.stake > 0

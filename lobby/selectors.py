@@ -20,7 +20,7 @@ from games.core.ranking import shared_ip
 from games.models import Game
 from games.ratings import ShownRating, shown_ratings
 from games.registry import GAMES, get_game
-from lobby.models import Seat, Table, Watcher
+from lobby.models import QueueEntry, Seat, Table, Watcher
 
 ROW_CACHE_SECONDS = 600
 # The lobby's list, cached per version of the lobby (config/versioned.py): every
@@ -265,6 +265,7 @@ def game_links() -> list[dict[str, Any]]:
         {
             "spec": spec,
             "create": reverse("lobby:create", args=[spec.slug]),
+            "play_now": reverse("lobby:play_now", args=[spec.slug]),  # quick play (lobby/quickplay.py)
             "practice": reverse("lobby:practice", args=[spec.slug]),
             # a game with a solo variant (its options have ``solo``) has a one-click solo table
             "solo": reverse("lobby:solo", args=[spec.slug]) if "solo" in spec.options_form.defaults() else "",
@@ -328,3 +329,21 @@ def table_page_context(table: Table, player) -> dict[str, Any]:
         "site_urls": site_urls(),  # also when rendered for a socket, without a request
         "oob": True,
     }
+
+
+def queue_waiting(game: str, *, stale_before) -> int:
+    """People waiting for a quick-play game of ``game`` (any stake), whose page has asked
+    since ``stale_before``."""
+    return QueueEntry.objects.filter(game=game, table__isnull=True, seen_at__gte=stale_before).count()
+
+
+def queue_waiting_counts(*, stale_before) -> dict[str, int]:
+    """People waiting for quick play, per game (every game, 0 for none): for the lobby."""
+    rows = (
+        QueueEntry.objects.filter(table__isnull=True, seen_at__gte=stale_before)
+        .values_list("game")
+        .annotate(n=Count("id"))
+    )
+    counts = dict.fromkeys(GAMES, 0)
+    counts.update({game: n for game, n in rows if game in counts})
+    return counts

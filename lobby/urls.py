@@ -19,4 +19,8 @@ urlpatterns = [
     path("table/<int:table_id>/free/", views.free, name="free"),
     path("practice/<slug:game>/", views.practice, name="practice"),
     path("solo/<slug:game>/", views.solo, name="solo"),
+    path("play/<slug:game>/", views.play_now, name="play_now"),
+    path("queue/", views.queue, name="queue"),
+    path("queue/leave/", views.queue_leave, name="queue_leave"),
+    path("queue/keep/", views.queue_keep, name="queue_keep"),
 ]

@@ -8,16 +8,18 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.identity import player_from_request
 from accounts.models import DEFAULT_KEY_BINDINGS
 from config.network import request_client_address
 from games.registry import GAMES, get_game
-from lobby import selectors, services
+from lobby import quickplay, selectors, services
 from lobby.forms import SeatForm, TableForm
 from lobby.selectors import table_page_context
 
@@ -240,3 +242,94 @@ def _one_click_table(request: HttpRequest, game: str, create, who_first: str) ->
         messages.error(request, err.message)
         return redirect("lobby:index")
     return redirect(table)
+
+
+# Quick play (issue 32; lobby/quickplay.py). Play now joins a game's queue; the waiting
+# page asks every POLL_SECONDS (which runs the matcher) and follows the player to the
+# table once matched.
+
+
+@require_POST
+def play_now(request: HttpRequest, game: str) -> HttpResponse:
+    """Join ``game``'s queue: friendly, or competitive at the form's ``stake`` (accounts)."""
+    if get_game(game) is None:
+        raise Http404(gettext("There is no such game."))
+    player = player_from_request(request)
+    if player is None:
+        messages.info(request, gettext("Log in, or choose a guest name, to play."))
+        return redirect(f"{reverse('guest')}?next={reverse('lobby:index')}")
+    try:
+        stake = int(request.POST.get("stake") or 0)
+    except ValueError:
+        stake = -1
+    try:
+        quickplay.queue_join(player=player, game=game, stake=stake, ip=_client_ip(request))
+    except services.TableError as err:
+        if err.code == "ALREADY_PLAYING" and quickplay.queue_game_of(player=player):
+            return redirect("lobby:queue")  # a second press after the match: the page follows it
+        messages.error(request, err.message)
+        return redirect("lobby:index")
+    return redirect("lobby:queue")
+
+
+def _queue_context(entry, now) -> dict:
+    waited = max(0, int((now - entry.joined_at).total_seconds())) if entry else 0
+    spec = GAMES.get(entry.game) if entry else None
+    return {
+        "entry": entry,
+        "spec": spec,
+        "waited": f"{waited // 60}:{waited % 60:02d}",
+        "waiting": selectors.queue_waiting(entry.game, stale_before=quickplay.fresh_since(now)) if entry else 0,
+        "offer_bot": bool(
+            entry and spec and spec.bot_levels and not entry.keep_waiting
+            and waited >= quickplay.OFFER_BOT_AFTER_SECONDS
+        ),
+        "poll_seconds": quickplay.POLL_SECONDS,
+    }
+
+
+# never_cache: a reload or Back asks the server, which knows whether one still waits.
+@never_cache
+@require_GET
+def queue(request: HttpRequest) -> HttpResponse:
+    """The waiting page, and (for htmx) its status: each look keeps the player in the
+    queue and runs the matcher; a match sends the page to the table."""
+    now = timezone.now()
+    entry = quickplay.queue_poll(player=player_from_request(request), now=now)
+    if entry is not None and entry.table_id is not None:
+        url = entry.table.get_absolute_url()
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if entry is None and not request.htmx:
+        messages.info(request, gettext("You are not waiting for a game: press Play now in the lobby."))
+        return redirect("lobby:index")
+    template = "lobby/queue.html#queue_status" if request.htmx else "lobby/queue.html"
+    return render(request, template, _queue_context(entry, now))
+
+
+@require_POST
+def queue_leave(request: HttpRequest) -> HttpResponse:
+    """Leave the queue; with ``then=practice``, for a table against a bot instead. A
+    player matched meanwhile goes to their table."""
+    player = player_from_request(request)
+    # The form names its game too: the entry may have gone stale (the page slept).
+    game = quickplay.queue_game_of(player=player) or request.POST.get("game")
+    table = quickplay.queue_leave(player=player)
+    if table is not None:
+        return redirect(table)
+    if request.POST.get("then") == "practice" and game is not None:
+        return _one_click_table(
+            request, game, services.practice_create, gettext("Log in, or choose a guest name, to practise.")
+        )
+    messages.info(request, gettext("You left the queue."))
+    return redirect("lobby:index")
+
+
+@require_POST
+def queue_keep(request: HttpRequest) -> HttpResponse:
+    """Keep on waiting: the offer of a bot goes and is not made again."""
+    player = player_from_request(request)
+    quickplay.queue_keep_waiting(player=player)
+    if not request.htmx:
+        return redirect("lobby:queue")
+    now = timezone.now()
+    return render(request, "lobby/queue.html#queue_status", _queue_context(quickplay.queue_poll(player=player, now=now), now))
