@@ -119,6 +119,7 @@ def _wake(waiter: asyncio.Future) -> None:
 class Connection:
     sockets: set[str] = field(default_factory=set)
     gone_since: float | None = None
+    seen: bool = False  # a page of the seat has played or synced in this game
 
 
 class LiveTable:
@@ -178,9 +179,11 @@ class LiveTable:
             if game_due is not None:
                 deadlines.append(game_due)
             deadlines.extend(self.bot_due.values())
-        for conn in self.connections.values():
+        for seat, conn in self.connections.items():
             if conn.gone_since is not None:
                 deadlines.append(conn.gone_since + RECONNECT_SECONDS)
+            elif not conn.seen and seat not in self.live.bot_seats:
+                deadlines.append(self.start_at + RECONNECT_SECONDS)
         return min(deadlines) if deadlines else None
 
     async def step(self, batch: list[messages.HostMessage]) -> None:
@@ -241,6 +244,7 @@ class LiveTable:
         conn = self.connections.get(message.seat)
         if conn is not None and message.reply:
             conn.sockets.add(message.reply)  # a socket that plays the seat: its private fragments go there
+            conn.seen = True
         try:
             if not self.started:
                 raise IllegalIntent("NOT_STARTED", gettext_noop("The game has not started yet."))
@@ -260,6 +264,7 @@ class LiveTable:
         if message.seat in self.connections and message.reply:
             conn = self.connections[message.seat]
             conn.sockets.add(message.reply)
+            conn.seen = True
             conn.gone_since = None
         if message.reply:
             await self.reply_rendered(message.reply, lambda: self.versioned(self.full(now)))
@@ -344,8 +349,18 @@ class LiveTable:
                 await self.reply(channel, news)
 
     def forfeit_the_gone(self, now: float) -> list[Any]:
+        """Seats gone longer than RECONNECT_SECONDS forfeit; so does a seat whose page
+        never came at all (matched by quick play, then closed) that long after the start."""
         events: list[Any] = []
         for seat, conn in self.connections.items():
+            if not conn.seen and seat not in self.live.bot_seats and now >= self.start_at + RECONNECT_SECONDS:
+                conn.seen = True  # once
+                if not self.live.has_left(seat) and not self.live.finished:
+                    try:
+                        self.forfeit(seat, now, events)
+                    except IllegalIntent:
+                        pass
+                continue
             if conn.gone_since is not None and now >= conn.gone_since + RECONNECT_SECONDS:
                 conn.gone_since = None
                 if not self.live.has_left(seat) and not self.live.finished:

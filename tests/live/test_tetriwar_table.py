@@ -158,6 +158,31 @@ async def test_a_player_gone_for_30_seconds_forfeits(table, host, opponent, outs
         await ws.disconnect()
 
 
+async def test_a_player_whose_page_never_came_forfeits_30_seconds_after_the_start(
+    table, host, opponent, outsider, fake_clock
+):
+    # Quick play seats whoever was matched: one may have closed the page meanwhile.
+    player1, spectator = [
+        await open_socket(f"/ws/table/{table.pk}/", await cookie_for(user)) for user in (host, outsider)
+    ]
+    await start_game(table, fake_clock, [player1, spectator], players=1)
+    fake_clock.t += 20
+    await tick(table.pk)
+    assert not engine_of(table).players[2].left  # still time to come
+    fake_clock.t += 10.5
+    await tick(table.pk)
+    assert "Left the game" in await receive_until(player1, 'id="status-2"')
+    assert engine_of(table).players[2].left and not engine_of(table).players[1].left
+    for ws in (player1, spectator):
+        await ws.disconnect()
+
+
+def engine_of(table):
+    from tests.live.conftest import engine
+
+    return engine(table)
+
+
 async def test_the_game_ends_on_time_and_is_saved_once(table, host, opponent, outsider, fake_clock):
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
