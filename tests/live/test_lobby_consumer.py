@@ -57,7 +57,8 @@ async def test_a_closed_table_leaves_the_lobby(host, admin_user):
     ws = await open_socket("/ws/lobby/")
     await database_sync_to_async(services.table_close)(table_id=table.pk, reason="test", by=admin_user)
     html = await ws.receive_from(timeout=2)
-    assert html == f'<li id="table-{table.pk}" hx-swap-oob="delete"></li>'
+    assert html.startswith(f'<li id="table-{table.pk}" hx-swap-oob="delete"></li>')
+    assert '<dd id="running-tetriwar" hx-swap-oob="true">0</dd>' in html  # and the game cards' numbers
     await ws.disconnect()
 
 
