@@ -29,6 +29,7 @@ from django.utils import translation
 from accounts.formats import chips_text
 from accounts.identity import PlayerRef
 from accounts.models import User
+from games.registry import GAMES
 from lobby.models import Table
 from lobby.selectors import (
     game_activity,
@@ -144,9 +145,7 @@ def _send_table_changed_now(table_id: int, created: bool) -> None:
     key = secrets.token_hex(8)
     game, html = lobby_message(table_id, created=created)
     message = {"type": "lobby.fragment", "html": html, "table_id": table_id, "created": created, "key": key}
-    send(lobby_group(None), message)
-    if game:
-        send(lobby_group(game), message)
+    _send_lobby(send, game, message)
     send(table_group(table_id), {**table_changed_message(table_id), "table_id": table_id, "key": key})
 
 
@@ -233,6 +232,16 @@ def _send_watchers_changed_now(table_id: int) -> None:
     game, row = lobby_message(table_id)
     message = {"type": "lobby.fragment", "html": row, "table_id": table_id, "created": False,
                "key": secrets.token_hex(8)}
+    _send_lobby(send, game, message)
+
+
+def _send_lobby(send, game: str | None, message: dict) -> None:
+    """A table's lobby message to the whole lobby and to the lobby of its game; the lobbies
+    of the other games (which list other tables, but show every game's card) get the
+    cards' numbers alone, which read the same in every language."""
     send(lobby_group(None), message)
     if game:
         send(lobby_group(game), message)
+    counts = {"type": "lobby.fragment", "html": game_counts_fragment()}
+    for other in GAMES.keys() - {game}:
+        send(lobby_group(other), counts)

@@ -42,6 +42,15 @@ async def test_a_new_table_appears_in_every_lobby_socket(host):
     await filtered.disconnect()
 
 
+async def test_the_lobby_of_another_game_gets_the_cards_numbers_but_not_the_row(host):
+    viertris = await open_socket("/ws/lobby/?game=viertris")
+    table = await database_sync_to_async(create_table)(host)
+    html = await viertris.receive_from(timeout=2)
+    assert f'id="table-{table.pk}"' not in html
+    assert '<dd id="waiting-tetriwar" hx-swap-oob="true">1</dd>' in html
+    await viertris.disconnect()
+
+
 async def test_a_filled_seat_updates_the_row_in_place(host, opponent):
     table = await database_sync_to_async(create_table)(host)
     ws = await open_socket("/ws/lobby/")
