@@ -40,7 +40,7 @@ def test_the_lobby_shows_every_games_card_without_sideways_scroll(live_server_ur
             assert box["y"] + box["height"] <= height, f"card {n + 1} runs past the bottom of the screen"
 
 
-def test_the_cards_are_reached_and_used_with_the_keys(live_server_url, browser, host):
+def test_the_cards_are_reached_and_used_with_the_keys(live_server_url, host, browser):
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.set_default_timeout(TIMEOUT)
     log_in(page, live_server_url, "hostess")
@@ -56,7 +56,7 @@ def test_the_cards_are_reached_and_used_with_the_keys(live_server_url, browser, 
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
 
 
-def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, browser, host, screenshot):
+def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, host, browser, screenshot):
     host_context = browser.new_context(
         viewport={"width": 1366, "height": 768}, permissions=["clipboard-read", "clipboard-write"]
     )
@@ -69,6 +69,7 @@ def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, b
     expect(host_page.locator("#seat-2")).to_contain_text("Empty")
 
     # The host copies the invite link: it is on the clipboard, and in view.
+    expect(host_page.locator("[data-invite-link]")).to_be_hidden()  # until asked for
     host_page.get_by_role("button", name="Copy invite link").click()
     expect(host_page.locator(".invite-said")).to_have_text("Link copied: send it to a friend.")
     link = host_page.evaluate("navigator.clipboard.readText()")
@@ -97,7 +98,7 @@ def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, b
     screenshot(friend, "invite-friend-seated")
 
 
-def test_without_a_clipboard_the_link_shows_selected_to_copy_by_hand(live_server_url, browser, host):
+def test_without_a_clipboard_the_link_shows_selected_to_copy_by_hand(live_server_url, host, browser):
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
     page.set_default_timeout(TIMEOUT)
