@@ -29,8 +29,10 @@ from django.utils import translation
 from accounts.formats import chips_text
 from accounts.identity import PlayerRef
 from accounts.models import User
+from games.registry import GAMES
 from lobby.models import Table
 from lobby.selectors import (
+    game_activity,
     lobby_changed,
     lobby_tables,
     row_html,
@@ -111,6 +113,23 @@ def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | N
     return table.game, row.replace(f'id="table-{table_id}"', f'id="table-{table_id}" hx-swap-oob="true"', 1)
 
 
+def lobby_message(table_id: int, *, created: bool = False) -> tuple[str | None, str]:
+    """What a lobby socket is sent when a table changes: its row, and the cards' numbers."""
+    game, row = lobby_row_fragment(table_id, created=created)
+    return game, row + game_counts_fragment()
+
+
+def game_counts_fragment() -> str:
+    """The numbers of the lobby's game cards (templates/lobby/index.html), out of band:
+    sent after every row that changes (``lobby_message``), since whatever changed a row
+    may change them. Numbers only, the same in every language."""
+    return "".join(
+        f'<dd id="{name}-{game}" hx-swap-oob="true">{getattr(activity, name)}</dd>'
+        for game, activity in game_activity().items()
+        for name in ("online", "running", "waiting")
+    )
+
+
 # What goes out over the sockets is rendered in the site's language, never in that of
 # the person whose action it announces (whose request runs these on commit); a socket
 # that reads another renders its own (see the module).
@@ -124,18 +143,16 @@ def _send_table_changed_now(table_id: int, created: bool) -> None:
     layer = get_channel_layer()
     send = async_to_sync(layer.group_send)
     key = secrets.token_hex(8)
-    game, html = lobby_row_fragment(table_id, created=created)
+    game, html = lobby_message(table_id, created=created)
     message = {"type": "lobby.fragment", "html": html, "table_id": table_id, "created": created, "key": key}
-    send(lobby_group(None), message)
-    if game:
-        send(lobby_group(game), message)
+    _send_lobby(send, game, message)
     send(table_group(table_id), {**table_changed_message(table_id), "table_id": table_id, "key": key})
 
 
 def lobby_row_in(language: str, table_id: int, created: bool) -> str:
     """A lobby row's fragment, as ``lobby.fragment`` carries it, in ``language``."""
     with translation.override(language):
-        return lobby_row_fragment(table_id, created=created)[1]
+        return lobby_message(table_id, created=created)[1]
 
 
 def table_variants_in(language: str, table_id: int) -> dict[str, str]:
@@ -152,10 +169,16 @@ def table_panels_of(language: str, table_id: int, player: PlayerRef | None) -> s
     if table is None:
         return ""
     with translation.override(language):
-        context = table_page_context(table, player)
-        return render_to_string("lobby/table.html#seat_panel", context) + render_to_string(
-            "lobby/table.html#table_status", context
-        )
+        return _panels_html(table_page_context(table, player))
+
+
+# What a push brings up to date on one viewer's table page: the seat panel and status,
+# and the seat offered at the top of the page (and the invite link) out of band.
+PUSHED_PARTIALS = ("seat_panel", "table_status", "table_top")
+
+
+def _panels_html(context: dict) -> str:
+    return "".join(render_to_string(f"lobby/table.html#{name}", context) for name in PUSHED_PARTIALS)
 
 
 def identity_key(user_id: int | None, guest_token: str) -> str:
@@ -181,10 +204,7 @@ def table_changed_message(table_id: int) -> dict:
         roles[str(seat.number)] = PlayerRef(user_id=seat.user_id, guest_token=seat.guest_token, name=seat.name)
     variants = {}
     for role, player in roles.items():
-        context = table_page_context(table, player)
-        variants[role] = render_to_string("lobby/table.html#seat_panel", context) + render_to_string(
-            "lobby/table.html#table_status", context
-        )
+        variants[role] = _panels_html(table_page_context(table, player))
     return {
         "type": "table.changed",
         "variants": variants,
@@ -209,9 +229,19 @@ def _send_watchers_changed_now(table_id: int) -> None:
     send(table_group(table_id), {"type": "table.fragment", "html": html})
     if table.status == Table.Status.CLOSED:
         return  # no lobby lists it any more
-    game, row = lobby_row_fragment(table_id)
+    game, row = lobby_message(table_id)
     message = {"type": "lobby.fragment", "html": row, "table_id": table_id, "created": False,
                "key": secrets.token_hex(8)}
+    _send_lobby(send, game, message)
+
+
+def _send_lobby(send, game: str | None, message: dict) -> None:
+    """A table's lobby message to the whole lobby and to the lobby of its game; the lobbies
+    of the other games (which list other tables, but show every game's card) get the
+    cards' numbers alone, which read the same in every language."""
     send(lobby_group(None), message)
     if game:
         send(lobby_group(game), message)
+    counts = {"type": "lobby.fragment", "html": game_counts_fragment()}
+    for other in GAMES.keys() - {game}:
+        send(lobby_group(other), counts)

@@ -79,6 +79,51 @@ def lobby_rows(game: str | None = None) -> list[str]:
     )
 
 
+@dataclass(frozen=True)
+class GameActivity:
+    online: int  # people with a page of one of the game's tables open
+    running: int  # tables of the game with a game under way
+    waiting: int  # open tables of the game, waiting for players
+
+
+def game_activity() -> dict[str, GameActivity]:
+    """What each game's card in the lobby counts, read at most once per version of
+    the lobby (every change of a table, its seats or its watchers draws a new one).
+
+    Online are the people with a page of one of the game's tables open, seated or
+    watching, from the Watcher rows (one per table socket; those of a process that is
+    gone are removed by lobby/presence.py): an account or a guest counts once however
+    many tabs it has open, an anonymous page counts once per socket. Lobby pages hold
+    no row, so whoever only looks at the lobby is not counted."""
+    return cached_per_version(LOBBY_VERSION_KEY, "game-activity", _game_activity, LOBBY_ROWS_SECONDS)
+
+
+def _game_activity() -> dict[str, GameActivity]:
+    people: dict[str, set[tuple]] = {slug: set() for slug in GAMES}
+    live = (Table.Status.OPEN, Table.Status.RUNNING)
+    for game, user_id, guest_token, channel in Watcher.objects.filter(table__status__in=live).values_list(
+        "table__game", "user_id", "guest_token", "channel_name"
+    ):
+        if game in people:
+            # an account once, a guest once, an anonymous page once per socket
+            person = ("u", user_id) if user_id is not None else ("g", guest_token) if guest_token else ("s", channel)
+            people[game].add(person)
+    tables = {slug: {Table.Status.OPEN: 0, Table.Status.RUNNING: 0} for slug in GAMES}
+    for game, status, count in (
+        Table.objects.filter(status__in=live).values_list("game", "status").annotate(count=Count("pk")).order_by()
+    ):
+        if game in tables:
+            tables[game][status] = count
+    return {
+        slug: GameActivity(
+            online=len(people[slug]),
+            running=tables[slug][Table.Status.RUNNING],
+            waiting=tables[slug][Table.Status.OPEN],
+        )
+        for slug in GAMES
+    }
+
+
 def spectator_count(table: Table) -> int:
     """Open table pages whose viewer holds no seat, counting each person once."""
     seated = {(s.user_id, s.guest_token) for s in table.seats.all() if not s.bot_level}
@@ -270,9 +315,31 @@ def game_links() -> list[dict[str, Any]]:
             # a game with a solo variant (its options have ``solo``) has a one-click solo table
             "solo": reverse("lobby:solo", args=[spec.slug]) if "solo" in spec.options_form.defaults() else "",
             "filter": f"{reverse('lobby:index')}?game={spec.slug}",
+            "rules": reverse("games:how_to_play", args=[spec.slug]),
         }
         for spec in GAMES.values()
     ]
+
+
+@dataclass(frozen=True)
+class SeatOffer:
+    """What the top of a waiting table's page offers its viewer."""
+
+    seat: int  # the first free seat, for a viewer who holds none; 0 for none
+    full: bool  # every seat taken, and the viewer holds none of them
+    invite: bool  # a seat is free: worth sending the table's link to a friend
+
+
+def seat_offer(table: Table, player: PlayerRef | None) -> SeatOffer:
+    """A visitor who follows a waiting table's link is offered its first free seat at
+    the top of the page (an anonymous one is asked for a name first, as the seat panel
+    does); a full table says so. Nothing is offered once a game runs or the table closed."""
+    if table.status != Table.Status.OPEN:
+        return SeatOffer(seat=0, full=False, invite=False)
+    views = seat_views(table, player)
+    free = next((v.number for v in views if v.seat is None), 0)
+    seated = any(v.mine for v in views)
+    return SeatOffer(seat=0 if seated else free, full=not free and not seated, invite=bool(free))
 
 
 TABLE_ACTIONS = ("sit", "stand", "ready", "start", "rematch", "bot_add", "bot_remove", "free")
@@ -325,6 +392,7 @@ def table_page_context(table: Table, player) -> dict[str, Any]:
         "pot": pot,
         "shared_ip": table.is_competitive and shared_ip([s.ip for s in seats]),
         "player": player,
+        "offer": seat_offer(table, player),
         "urls": table_urls(table.pk),
         "site_urls": site_urls(),  # also when rendered for a socket, without a request
         "oob": True,

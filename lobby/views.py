@@ -39,10 +39,12 @@ def index(request: HttpRequest) -> HttpResponse:
     # every TABLE_IDLE_SWEEP_SECONDS; lobby/services.py).
     services.tables_close_idle_now_and_then()
     rows = selectors.lobby_rows(game)
+    activity = selectors.game_activity()
+    cards = [{**link, "activity": activity[link["spec"].slug]} for link in selectors.game_links()]
     return render(
         request,
         "lobby/index.html",
-        {"rows": rows, "game_filter": game, "game_links": selectors.game_links()},
+        {"rows": rows, "game_filter": game, "game_links": selectors.game_links(), "cards": cards},
     )
 
 
@@ -100,6 +102,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "options_text": spec.describe_options(table.options) if spec else "",
         "my_seat": panels.my_seat,
         "panels": mark_safe(panels.html.replace(selectors.PANEL_CSRF, get_token(request))),
+        # The top of the page: a free seat offered to whoever followed the table's link.
+        "offer": selectors.seat_offer(table, player),
+        "player": player,
+        "urls": selectors.table_urls(table.pk),
     }
     if player is not None:  # whoever may sit gets their keys with the page
         user = request.user

@@ -16,3 +16,15 @@ EYE = mark_safe(
 @register.simple_tag
 def eye_icon() -> str:
     return EYE
+
+
+LINK = mark_safe(
+    '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" '
+    'stroke="currentColor" stroke-width="2.2" stroke-linecap="round" d="M10 14a4.5 4.5 0 006.4 0l3.2-3.2a4.5 4.5 '
+    '0 00-6.4-6.4L12 5.6M14 10a4.5 4.5 0 00-6.4 0l-3.2 3.2a4.5 4.5 0 006.4 6.4l1.2-1.2"/></svg>'
+)
+
+
+@register.simple_tag
+def link_icon() -> str:
+    return LINK

@@ -42,6 +42,15 @@ async def test_a_new_table_appears_in_every_lobby_socket(host):
     await filtered.disconnect()
 
 
+async def test_the_lobby_of_another_game_gets_the_cards_numbers_but_not_the_row(host):
+    viertris = await open_socket("/ws/lobby/?game=viertris")
+    table = await database_sync_to_async(create_table)(host)
+    html = await viertris.receive_from(timeout=2)
+    assert f'id="table-{table.pk}"' not in html
+    assert '<dd id="waiting-tetriwar" hx-swap-oob="true">1</dd>' in html
+    await viertris.disconnect()
+
+
 async def test_a_filled_seat_updates_the_row_in_place(host, opponent):
     table = await database_sync_to_async(create_table)(host)
     ws = await open_socket("/ws/lobby/")
@@ -57,7 +66,8 @@ async def test_a_closed_table_leaves_the_lobby(host, admin_user):
     ws = await open_socket("/ws/lobby/")
     await database_sync_to_async(services.table_close)(table_id=table.pk, reason="test", by=admin_user)
     html = await ws.receive_from(timeout=2)
-    assert html == f'<li id="table-{table.pk}" hx-swap-oob="delete"></li>'
+    assert html.startswith(f'<li id="table-{table.pk}" hx-swap-oob="delete"></li>')
+    assert '<dd id="running-tetriwar" hx-swap-oob="true">0</dd>' in html  # and the game cards' numbers
     await ws.disconnect()
 
 
