@@ -55,6 +55,9 @@ POLL_SECONDS = 2  # the waiting page asks this often (and so runs the matcher)
 STALE_SECONDS = 10  # an entry whose page has not asked for this long is dropped
 OFFER_BOT_AFTER_SECONDS = 20  # then the page offers a bot instead, or keeping on waiting
 MATCHED_KEPT_SECONDS = 120  # a matched entry waits this long for its page to follow it
+# The stakes a competitive quick game may be played for (0: friendly). Few, so that the
+# people who want one meet in its queue rather than each in a queue of their own number.
+STAKES = (0, 10, 50, 100)
 
 
 def rating_window(waited_seconds: float) -> float:
@@ -167,8 +170,12 @@ def _join(*, player: PlayerRef | None, game: str, stake: int, ip: str | None, no
         raise TableError("NO_SUCH_GAME", gettext("There is no such game."))
     if player is None:
         raise TableError("WHO_ARE_YOU", gettext("Log in, or choose a guest name, to play."))
-    if stake < 0:
-        raise TableError("BAD_STAKE", gettext("A stake cannot be negative."))
+    if stake not in STAKES:
+        raise TableError(
+            "BAD_STAKE",
+            gettext("Quick games are friendly or played for %(stakes)s chips.")
+            % {"stakes": ", ".join(str(n) for n in STAKES if n)},
+        )
     if stake and player.is_guest:
         raise TableError(
             "GUEST_AT_COMPETITIVE",

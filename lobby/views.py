@@ -44,7 +44,10 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "lobby/index.html",
-        {"rows": rows, "game_filter": game, "game_links": selectors.game_links(), "cards": cards},
+        {
+            "rows": rows, "game_filter": game, "game_links": selectors.game_links(), "cards": cards,
+            "quick_stakes": quickplay.STAKES,
+        },
     )
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import override_settings
 from django.urls import reverse
 
 from games.registry import GAMES
-from lobby import selectors, services
+from lobby import quickplay, selectors, services
 from lobby.models import Table
 from tests.personas import guest, ref
 
@@ -40,14 +39,17 @@ def test_every_game_has_a_card_with_its_name_what_it_is_and_its_actions(client, 
     assert "New TetriWar table</a>" not in page  # the row of eleven buttons is gone
 
 
-def test_play_now_shows_only_where_the_quick_play_url_exists(client, db):
-    assert "Play now" not in client.get(reverse("lobby:index")).content.decode()
-    with override_settings(ROOT_URLCONF="tests.lobby.urls_with_play_now"):
-        page = client.get(reverse("lobby:index")).content.decode()
-        for slug, spec in GAMES.items():
-            html = card(page, slug)
-            assert f'<form method="post" action="{reverse("lobby:play_now", args=[slug])}">' in html
-            assert f'aria-label="Play {spec.name} now">Play now</button>' in html
+def test_every_card_plays_now_friendly_or_for_a_stake_when_signed_in(client, host):
+    page = client.get(reverse("lobby:index")).content.decode()
+    for slug, spec in GAMES.items():
+        html = card(page, slug)
+        assert f'action="{reverse("lobby:play_now", args=[slug])}"' in html
+        assert f'aria-label="Play {spec.name} now">Play now</button>' in html
+        assert 'name="stake"' not in html  # a visitor plays friendly (guests cannot stake)
+    client.force_login(host)
+    html = card(client.get(reverse("lobby:index")).content.decode(), "viertris")
+    assert '<select name="stake"' in html
+    assert [int(v) for v in re.findall(r'<option value="(\d+)"', html)] == list(quickplay.STAKES)
 
 
 def test_the_cards_count_people_at_each_games_tables_and_its_games(client, host, opponent, outsider, make_table):
