@@ -134,6 +134,9 @@ async def started_sockets(table, users, fake_clock, running: str) -> list:
     await tick(table.pk)
     for ws in sockets:
         await receive_until(ws, running)
+    for ws in sockets:  # the start's seat panels, pushed through the layer, may still come
+        while not await ws.receive_nothing(timeout=0.2):
+            await ws.receive_from()
     return sockets
 
 
