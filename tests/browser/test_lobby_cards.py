@@ -67,6 +67,7 @@ def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, h
     host_page.get_by_role("link", name="New TetriWar table").click()
     host_page.get_by_role("button", name="Open the table").click()
     expect(host_page.locator("#seat-2")).to_contain_text("Empty")
+    host_page.wait_for_load_state()  # the copying script is deferred: a click before it ran does nothing
 
     # The host copies the invite link: it is on the clipboard, and in view.
     expect(host_page.locator("[data-invite-link]")).to_be_hidden()  # until asked for
@@ -105,7 +106,10 @@ def test_without_a_clipboard_the_link_shows_selected_to_copy_by_hand(live_server
     log_in(page, live_server_url, "hostess")
     page.goto(f"{live_server_url}/lobby/new/viertris/")
     page.get_by_role("button", name="Open the table").click()
-    page.get_by_role("button", name="Copy invite link").click()
+    copy = page.get_by_role("button", name="Copy invite link")
+    expect(copy).to_be_visible()
+    page.wait_for_load_state()  # the copying script is deferred: a click before it ran does nothing
+    copy.click()
     field = page.get_by_label("Invite link")
     expect(field).to_be_focused()
     expect(field).to_have_value(page.url)
