@@ -68,6 +68,9 @@ class User(AbstractUser):
     language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES, default="")
     banned_at = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=200, blank=True)
+    # Muted: may read the chat, not write in it, until then (lobby/chat.py).
+    muted_until = models.DateTimeField(null=True, blank=True)
+    mute_reason = models.CharField(max_length=200, blank=True)
     # What the name looks like (accounts/names.py): a new name whose skeleton an
     # account already has is a lookalike and is refused. A lookalike may expand
     # ("m" → "rn"), hence the length.
@@ -145,6 +148,10 @@ class ModerationAction(models.Model):
         ADJUST_CHIPS = "adjust_chips", _("Adjust chips")
         HIDE_REPLAY = "hide_replay", _("Hide replay")
         SHOW_REPLAY = "show_replay", _("Show replay")
+        MUTE = "mute", _("Mute in chat")
+        UNMUTE = "unmute", _("Unmute in chat")
+        DELETE_MESSAGE = "delete_message", _("Delete chat message")
+        DISMISS_REPORT = "dismiss_report", _("Dismiss chat report")
 
     admin = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="moderation_done"
@@ -155,6 +162,7 @@ class ModerationAction(models.Model):
     )
     table_id = models.PositiveIntegerField(null=True, blank=True)
     game_id = models.PositiveIntegerField(null=True, blank=True)
+    chat_message_id = models.PositiveIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

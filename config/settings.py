@@ -303,6 +303,29 @@ for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_FLOOD_COOLOFF_SECOND
     if globals()[_name] < 1:
         raise EnvError(f"{_name} must be at least 1")
 
+# Chat at tables and in the lobby (lobby/chat.py). A message is at most CHAT_MAX_LENGTH
+# characters; each room keeps its last CHAT_HISTORY. A player writes at most
+# CHAT_BURST messages at once, then one per 60/CHAT_PER_MINUTE s; an address (several
+# players behind one router) CHAT_ADDRESS_BURST, then CHAT_ADDRESS_PER_MINUTE. Refused
+# CHAT_STRIKES times within CHAT_STRIKE_SECONDS for writing too fast, a writer is muted
+# for CHAT_FLOOD_MUTE_SECONDS. Guests read; they write only if CHAT_GUESTS_MAY_WRITE.
+CHAT_MAX_LENGTH = env_int("CHAT_MAX_LENGTH", 300)
+CHAT_HISTORY = env_int("CHAT_HISTORY", 100)
+CHAT_BURST = env_int("CHAT_BURST", 5)
+CHAT_PER_MINUTE = env_int("CHAT_PER_MINUTE", 20)
+CHAT_ADDRESS_BURST = env_int("CHAT_ADDRESS_BURST", 12)
+CHAT_ADDRESS_PER_MINUTE = env_int("CHAT_ADDRESS_PER_MINUTE", 40)
+CHAT_STRIKES = env_int("CHAT_STRIKES", 3)
+CHAT_STRIKE_SECONDS = env_int("CHAT_STRIKE_SECONDS", 60)
+CHAT_FLOOD_MUTE_SECONDS = env_int("CHAT_FLOOD_MUTE_SECONDS", 300)
+CHAT_GUESTS_MAY_WRITE = env_bool("CHAT_GUESTS_MAY_WRITE", False)
+for _name in ("CHAT_MAX_LENGTH", "CHAT_HISTORY", "CHAT_BURST", "CHAT_PER_MINUTE", "CHAT_ADDRESS_BURST",
+              "CHAT_ADDRESS_PER_MINUTE", "CHAT_STRIKES", "CHAT_STRIKE_SECONDS", "CHAT_FLOOD_MUTE_SECONDS"):
+    if globals()[_name] < 1:
+        raise EnvError(f"{_name} must be at least 1")
+if 2 * CHAT_MAX_LENGTH + 64 > WS_MAX_FRAME_BYTES:  # a message, each character escaped, fits one frame
+    raise EnvError("CHAT_MAX_LENGTH must be at most (WS_MAX_FRAME_BYTES - 64) / 2")
+
 # Table hosts: tables are spread over this many shards (table id % shards); in
 # scale-out mode each shard's channel, game-host-<n>, is served by one worker.
 GAME_HOST_SHARDS = env_int("GAME_HOST_SHARDS", 1)

@@ -150,6 +150,17 @@ REFUSALS: dict[str, str] = {
     "PLAYER_PRESENT": gettext_noop("That player is at the table: only the seat of a player who is gone can be freed."),
     "NO_BOTS": gettext_noop("This game has no bots to practise against."),
     "NO_SOLO": gettext_noop("This game has no solo variant."),
+    # --- chat (lobby/chat.py, lobby/edge.py) ------------------------------------------
+    "BAD_TEXT": gettext_noop("A chat message is text, and not that long."),
+    "CHAT_LOG_IN": gettext_noop("Log in to write in the chat."),
+    "CHAT_ACCOUNTS_ONLY": gettext_noop("Guests read the chat; writing in it needs an account."),
+    "CHAT_CLOSED": gettext_noop("This table is closed: its chat too."),
+    "CHAT_EMPTY": gettext_noop("Write something first."),
+    "CHAT_TOO_LONG": gettext_noop("That message is too long for the chat."),
+    "CHAT_FLOOD": gettext_noop("You are writing too fast: wait a few seconds."),
+    "MUTED": gettext_noop("You are muted in the chat for now."),
+    "CHAT_SELF": gettext_noop("That is your own message."),
+    "NO_SUCH_MESSAGE": gettext_noop("That message is no longer there."),
     # --- quick play (lobby/quickplay.py) ----------------------------------------------
     "ALREADY_PLAYING": gettext_noop("You are playing a game: finish or leave it first."),
     "SEATED_ELSEWHERE": gettext_noop("You have a seat at a table waiting for players: stand up there first."),

@@ -57,7 +57,16 @@ class Forfeit(Frame, tag="forfeit"):
     """The player leaves the running game (RULES.md §6: it counts as a loss)."""
 
 
-TABLE_FRAMES: tuple[type[Frame], ...] = (Resync, Forfeit)
+class Say(Frame, tag="say"):
+    """A line of chat (lobby/chat.py), at a table or in the lobby: ``{"intent": "say",
+    "text": "gg"}``. Its length is checked once cleaned, with a clear refusal; here
+    only what no message can be (settings.CHAT_MAX_LENGTH is at most 500)."""
+
+    text: Annotated[str, msgspec.Meta(max_length=1000)]
+
+
+TABLE_FRAMES: tuple[type[Frame], ...] = (Resync, Forfeit, Say)
+LOBBY_FRAMES: tuple[type[Frame], ...] = (Say,)
 
 # A real-time game's clock, in milliseconds since its start: 24 hours is far beyond
 # any game, and keeps a stamp a small integer.

@@ -9,14 +9,16 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext
 
+from config.network import address_key
 from games import messages, wire
 from games.host import start_hosting
 from games.hub import hub
 from games.live import live_frames
 from games.registry import GAMES
-from lobby import presence, selectors, services
+from lobby import chat, presence, selectors, services
 from lobby.broadcast import (
     identity_key,
     lobby_group,
@@ -25,6 +27,7 @@ from lobby.broadcast import (
     table_panels_of,
     table_variants_in,
 )
+from lobby.edge import edge
 from lobby.ws import CLOSE_NOT_FOUND, ClientError, SiteConsumer
 
 log = logging.getLogger(__name__)
@@ -53,13 +56,93 @@ async def translated(key: str, what: str, language: str, render: Callable[..., A
     return await asyncio.shield(found)
 
 
-class LobbyConsumer(SiteConsumer):
-    """The live lobby: receives a row fragment whenever a table changes."""
+class ChatConsumer(SiteConsumer):
+    """A page with a chat (lobby/chat.py): the lobby's, or a table's (``chat_table``).
+
+    Its log and box come afresh each time the socket (re)connects; then each message
+    as it is written. A message is written only within the writer's and their
+    address's budgets (lobby/edge.py ``Edge.chat``), checked here before anything
+    is asked of the database."""
+
+    chat_table: int | None = None
+    ignored: frozenset[str] = frozenset()  # lobby.chat.author_tag of the writers this viewer hides
+    seat: int | None = None
+
+    async def chat_arrived(self, before: Callable[[], str] | None = None) -> None:
+        """The viewer's log (what it missed while away too) and chat box, after what
+        ``before`` renders, in one frame and one trip to the database's thread."""
+
+        def render() -> tuple[str, frozenset[str]]:
+            head = before() if before is not None else ""
+            ignored = frozenset(chat.ignored_tags(self.player))
+            return head + chat.log_html(self.language, self.chat_table, self.player), ignored
+
+        html, self.ignored = await database_sync_to_async(render)()
+        await self.relay(html)
+
+    async def say(self, text: str) -> None:
+        player = self.player
+        if player is None:
+            raise ClientError("CHAT_LOG_IN", gettext("Log in to write in the chat."))
+        if player.user_id is None and not settings.CHAT_GUESTS_MAY_WRITE:
+            raise ClientError("CHAT_ACCOUNTS_ONLY", gettext("Guests read the chat; writing in it needs an account."))
+        chat.checked_text(text)  # an empty or overlong message costs nothing more
+        verdict = edge.chat(chat.player_key(player), address_key(self.scope.get("client_address") or "unknown"))
+        if verdict.code == "CHAT_FLOOD":
+            raise ClientError("CHAT_FLOOD", gettext("You are writing too fast: wait a few seconds."))
+        if verdict.code == "MUTED":
+            if verdict.muted_now:
+                await database_sync_to_async(chat.mute_for_flood)(player)  # every page of theirs hears it
+            raise ClientError("MUTED", gettext("You are muted in the chat for now."))
+        try:
+            await database_sync_to_async(chat.say)(player=player, table_id=self.chat_table, text=text)
+        except chat.ChatRefused as err:
+            if err.code == "MUTED":  # by a moderator: the box says until when
+                await self.chat_muted({})
+            raise
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        if event["room"] == chat.Room.SPECTATORS and self.seat is not None:
+            return  # the spectators' room is not for the players
+        if event["author"] in self.ignored:
+            return
+        html = event["html"]
+        if self.language != settings.LANGUAGE_CODE:
+            try:
+                html = await translated(event["key"], "chat", self.language, chat.message_in, event["fields"])
+            except Exception:
+                log.exception("rendering chat message %s in %s failed", event["fields"]["id"], self.language)
+        await self.relay(html)
+
+    async def chat_deleted(self, event: dict[str, Any]) -> None:
+        await self.relay(event["html"])
+
+    async def chat_ignores(self, event: dict[str, Any]) -> None:
+        """The viewer hid a writer, or showed one again (on any page of theirs)."""
+        await self.chat_arrived()
+
+    async def chat_muted(self, event: dict[str, Any]) -> None:
+        """The viewer was muted or unmuted: the box as it now is."""
+        await self.relay(await database_sync_to_async(self._form_in_language)())
+
+    def _form_in_language(self) -> str:
+        with translation.override(self.language):
+            return chat.form_html(self.chat_table, self.player)
+
+
+class LobbyConsumer(ChatConsumer):
+    """The live lobby: receives a row fragment whenever a table changes, and the lobby's chat."""
 
     async def on_connect(self) -> None:
         game = self.scope.get("query_string", b"").decode().partition("game=")[2].split("&")[0]
         await self.join(lobby_group(game if game in GAMES else None))
+        await self.join(chat.LOBBY_CHAT_GROUP)
         await self.accept()
+        await self.chat_arrived()
+
+    async def handle_text(self, text: str) -> None:
+        frame = wire.decode(text, wire.LOBBY_FRAMES)
+        await self.say(frame.text)
 
     async def lobby_fragment(self, event: dict[str, Any]) -> None:
         html = event["html"]
@@ -73,7 +156,7 @@ class LobbyConsumer(SiteConsumer):
         await self.relay(html)
 
 
-class TableConsumer(SiteConsumer):
+class TableConsumer(ChatConsumer):
     """A table page, for players and spectators alike.
 
     It relays the seat panel and the game's fragments, and forwards a seated
@@ -81,7 +164,6 @@ class TableConsumer(SiteConsumer):
     speaks for is looked up from the database when the table changes.
     """
 
-    seat: int | None = None
     running = False
     checked_at = float("-inf")  # when a frame last made this socket ask the table (refresh_seat)
     frames: tuple[type[wire.Frame], ...] = ()
@@ -110,9 +192,9 @@ class TableConsumer(SiteConsumer):
         start_hosting()  # already running under Daphne (lobby/presence.py); not in tests
         await self.refresh_seat()
         # The page may be older than the table (Back, a tab woken up): its panels afresh.
-        panels = await database_sync_to_async(table_panels_of)(self.language, self.table_id, self.player)
-        if panels:
-            await self.relay(panels)
+        self.chat_table = self.table_id
+        # One frame: the panels, and the chat as it is now.
+        await self.chat_arrived(before=lambda: table_panels_of(self.language, self.table_id, self.player))
         if self.running:
             await self.to_host(messages.Sync)
 
@@ -144,6 +226,9 @@ class TableConsumer(SiteConsumer):
         if isinstance(frame, wire.Resync):
             if await self.spend(frame.cost):
                 await self.to_host(messages.Sync)
+            return
+        if isinstance(frame, wire.Say):  # players and spectators alike (lobby/chat.py says where to)
+            await self.say(frame.text)
             return
         if not self.running and time.monotonic() - self.checked_at >= RECHECK_SECONDS:
             # The game's first fragments come from its host, the news that it started

@@ -42,7 +42,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.utils.translation import gettext
@@ -103,16 +103,55 @@ class Address:
         self.cool_until = 0.0  # after a flood from here, no new socket before this
 
 
+class ChatBook:
+    """How fast one writer (a player, over all their sockets) or one address chats: a
+    bucket, the times it was refused lately, and until when it is muted for that."""
+
+    __slots__ = ("bucket", "strikes", "muted_until")
+
+    def __init__(self, per_minute: int, burst: int) -> None:
+        self.bucket = TokenBucket(per_minute / 60.0, burst)
+        self.strikes: deque[float] = deque()
+        self.muted_until = 0.0
+
+    def strike(self, now: float) -> bool:
+        """One more refusal; True when it makes ``CHAT_STRIKES`` within ``CHAT_STRIKE_SECONDS``
+        (the book is then muted for ``CHAT_FLOOD_MUTE_SECONDS``)."""
+        self.strikes.append(now)
+        while self.strikes and self.strikes[0] < now - settings.CHAT_STRIKE_SECONDS:
+            self.strikes.popleft()
+        if len(self.strikes) < settings.CHAT_STRIKES:
+            return False
+        self.strikes.clear()
+        self.muted_until = now + settings.CHAT_FLOOD_MUTE_SECONDS
+        return True
+
+    def idle(self, now: float) -> bool:
+        return self.bucket.full() and not self.strikes and self.muted_until <= now
+
+
+class ChatVerdict(NamedTuple):
+    """The edge's answer to a chat message: None (written), "CHAT_FLOOD" (too fast: wait
+    ``wait`` seconds) or "MUTED" (for ``wait`` seconds more); ``muted_now`` when this
+    very refusal muted the writer (lobby/chat.py ``mute_for_flood`` records it)."""
+
+    code: str | None
+    wait: float = 0.0
+    muted_now: bool = False
+
+
 class Edge:
     """The process's books: open sockets and new-socket buckets per address, frame
-    buckets per player."""
+    buckets per player, chat books per writer and per address."""
 
     def __init__(self) -> None:
         self.addresses: dict[str, Address] = {}
         self.players: dict[str, TokenBucket] = {}
+        self.chat_writers: dict[str, ChatBook] = {}
+        self.chat_addresses: dict[str, ChatBook] = {}
         self.refused: dict[str, int] = {
             "address_open": 0, "address_rate": 0, "address_cooling": 0, "address_requests": 0, "over_budget": 0,
-            "busy": 0,
+            "busy": 0, "chat_flood": 0, "chat_muted": 0,
         }
         self.next_sweep = time.monotonic() + SWEEP_SECONDS
 
@@ -186,6 +225,38 @@ class Edge:
             bucket = self.players[player] = frame_bucket()
         return bucket
 
+    # --- chat ---------------------------------------------------------------------
+    def chat(self, writer: str, address: str) -> ChatVerdict:
+        """May ``writer``, from ``address``, write one more chat message now? Each has a
+        budget (settings.CHAT_*); a refusal counts against both, and the third within a
+        minute mutes the one that was over for five (the writer's mute is also written
+        on the account, where the player can see it: lobby/chat.py)."""
+        self.sweep()
+        now = time.monotonic()
+        mine = self.chat_writers.get(writer)
+        if mine is None:
+            mine = self.chat_writers[writer] = ChatBook(settings.CHAT_PER_MINUTE, settings.CHAT_BURST)
+        place = self.chat_addresses.get(address)
+        if place is None:
+            place = self.chat_addresses[address] = ChatBook(
+                settings.CHAT_ADDRESS_PER_MINUTE, settings.CHAT_ADDRESS_BURST
+            )
+        muted = max(mine.muted_until, place.muted_until)
+        if muted > now:
+            self.count("chat_muted", "MUTED")
+            return ChatVerdict("MUTED", muted - now)
+        over = [book for book in (mine, place) if not book.bucket.take()]
+        if not over:
+            return ChatVerdict(None)
+        for book in (mine, place):
+            if book not in over:  # its token was taken for a message not written: given back
+                book.bucket.tokens += 1
+        self.count("chat_flood", "CHAT_FLOOD")
+        muted_now = any([book.strike(now) for book in over])
+        if muted_now:
+            return ChatVerdict("MUTED", settings.CHAT_FLOOD_MUTE_SECONDS, muted_now=mine.muted_until > now)
+        return ChatVerdict("CHAT_FLOOD", max(book.bucket.wait() for book in over))
+
     def sweep(self) -> None:
         """Forget books with nothing open and a full bucket: they would start the
         same way anew. Keeps memory bounded by the clients of the last minute."""
@@ -198,6 +269,8 @@ class Edge:
             if b.open > 0 or not b.new.full() or not b.requests.full() or b.cool_until > now
         }
         self.players = {k: b for k, b in self.players.items() if not b.full()}
+        self.chat_writers = {k: b for k, b in self.chat_writers.items() if not b.idle(now)}
+        self.chat_addresses = {k: b for k, b in self.chat_addresses.items() if not b.idle(now)}
 
 
 def frame_bucket() -> TokenBucket:

@@ -230,3 +230,95 @@ class QueueEntry(models.Model):
     @property
     def is_competitive(self) -> bool:
         return self.stake > 0
+
+
+class ChatMessage(models.Model):
+    """One line of chat (issue 33): in the lobby's room, a table's, or a table's
+    spectators' room (written by its spectators while a game runs, read by whoever
+    is not seated). Each room keeps its last ``settings.CHAT_HISTORY`` (lobby/chat.py);
+    what a moderator deletes stays, marked, for the record."""
+
+    class Room(models.TextChoices):
+        LOBBY = "lobby", _("Lobby")
+        TABLE = "table", _("Table")
+        SPECTATORS = "spectators", _("Spectators")
+
+    room = models.CharField(max_length=10, choices=Room.choices)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="chat_messages")
+    # lobby.broadcast.identity_key of the writer ("u<user id>", "g<guest token>"): never shown.
+    author_key = models.CharField(max_length=40)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_messages"
+    )
+    author_name = models.CharField(max_length=150)
+    text = models.TextField()  # at most settings.CHAT_MAX_LENGTH characters, cleaned (lobby/chat.py)
+    created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["table", "room", "-id"], name="chat_room_newest")]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(room="lobby") & models.Q(table__isnull=True))
+                | (~models.Q(room="lobby") & models.Q(table__isnull=False)),
+                name="chat_room_matches_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author_name}: {self.text[:60]}"
+
+    @property
+    def is_guest(self) -> bool:
+        return self.author_key.startswith("g")
+
+
+class ChatReport(models.Model):
+    """A player's report of a message, for the moderators (the admin). It keeps what
+    was reported as it was: the message itself may be trimmed away or deleted."""
+
+    message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_reported"
+    )
+    author_name = models.CharField(max_length=150)
+    text = models.TextField()
+    room = models.CharField(max_length=10, choices=ChatMessage.Room.choices)
+    table_id = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["resolved_at", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} reported {self.author_name}: {self.text[:60]}"
+
+
+class ChatIgnore(models.Model):
+    """A player hides another's messages, for themselves only."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_ignores")
+    author_key = models.CharField(max_length=40)  # as ChatMessage.author_key
+    author_name = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "author_key"], name="chat_ignore_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.owner} ignores {self.author_name}"

@@ -18,8 +18,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.identity import player_from_request
 from accounts.models import DEFAULT_KEY_BINDINGS
 from config.network import request_client_address
+from games.refusals import refusal_text
 from games.registry import GAMES, get_game
-from lobby import quickplay, selectors, services
+from lobby import chat, quickplay, selectors, services
 from lobby.forms import SeatForm, TableForm
 from lobby.selectors import table_page_context
 
@@ -47,6 +48,7 @@ def index(request: HttpRequest) -> HttpResponse:
         {
             "rows": rows, "game_filter": game, "game_links": selectors.game_links(), "cards": cards,
             "quick_stakes": quickplay.STAKES,
+            "chat_panel": chat.panel_html(None, player_from_request(request)),
         },
     )
 
@@ -109,6 +111,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "offer": selectors.seat_offer(table, player),
         "player": player,
         "urls": selectors.table_urls(table.pk),
+        "chat_panel": chat.panel_html(table.pk, player),
     }
     if player is not None:  # whoever may sit gets their keys with the page
         user = request.user
@@ -342,3 +345,62 @@ def queue_keep(request: HttpRequest) -> HttpResponse:
         return redirect("lobby:queue")
     now = timezone.now()
     return render(request, "lobby/queue.html#queue_status", _queue_context(quickplay.queue_poll(player=player, now=now), now))
+
+
+# --- chat (lobby/chat.py): a message reported, a writer hidden or shown again -----------------
+def _said(text: str, status: int = 200) -> HttpResponse:
+    """A sentence for static/js/chat.js to show under the chat box."""
+    return HttpResponse(text, status=status, content_type="text/plain; charset=utf-8")
+
+
+def _chat_message_id(request: HttpRequest) -> int | None:
+    try:
+        value = int(request.POST.get("message", ""))
+    except ValueError:
+        return None
+    return value if 0 < value < 2**63 else None
+
+
+@require_POST
+def chat_report(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _said(gettext("Log in to report a message."), 403)
+    message_id = _chat_message_id(request)
+    if message_id is None:
+        return _said(gettext("That message is no longer there."), 400)
+    try:
+        chat.report(reporter=request.user, message_id=message_id)
+    except chat.ChatRefused as err:
+        return _said(refusal_text(err.message, err.code), 400)
+    return _said(gettext("Reported. Thank you: a moderator will look at it."))
+
+
+@require_POST
+def chat_ignore(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _said(gettext("Log in to hide a player's messages."), 403)
+    message_id = _chat_message_id(request)
+    if message_id is None:
+        return _said(gettext("That message is no longer there."), 400)
+    try:
+        hidden = chat.ignore(owner=request.user, message_id=message_id)
+    except chat.ChatRefused as err:
+        return _said(refusal_text(err.message, err.code), 400)
+    return _said(
+        gettext("You no longer see the messages of %(name)s. Your profile lists whom you hide.")
+        % {"name": hidden.author_name}
+    )
+
+
+@require_POST
+def chat_unignore(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('profile')}")
+    try:
+        ignore_id = int(request.POST.get("ignore", ""))
+    except ValueError:
+        ignore_id = 0
+    if 0 < ignore_id < 2**63:
+        chat.unignore(owner=request.user, ignore_id=ignore_id)
+        messages.success(request, gettext("You see that player's messages again."))
+    return redirect(reverse("profile") + "#chat-hidden")
