@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
@@ -42,6 +43,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
+from django.utils.safestring import mark_safe
 
 from accounts.identity import PlayerRef
 from accounts.models import ModerationAction, User
@@ -233,24 +235,43 @@ def readable_rooms(table_id: int | None, seated: bool) -> list[str]:
     return [Room.TABLE] if seated else [Room.TABLE, Room.SPECTATORS]
 
 
-def history(table_id: int | None, player: PlayerRef | None) -> list[dict]:
-    """The messages a viewer reads, oldest first: each readable room's last
+def history(table_id: int | None, player: PlayerRef | None) -> list[int]:
+    """The ids of the messages a viewer reads, oldest first: each readable room's last
     ``CHAT_HISTORY``, without the deleted and the hidden."""
     seated = table_id is not None and seat_and_status(table_id, player)[0] is not None
     hidden = ignored_keys(player)
-    messages: list[ChatMessage] = []
+    ids: list[int] = []
     for room in readable_rooms(table_id, seated):
-        rows = ChatMessage.objects.filter(table_id=table_id, room=room).order_by("-id")[: settings.CHAT_HISTORY]
-        messages.extend(m for m in rows if m.deleted_at is None and m.author_key not in hidden)
-    messages.sort(key=lambda m: m.pk)
-    return [fields_of(m) for m in messages]
+        rows = ChatMessage.objects.filter(table_id=table_id, room=room).order_by("-id")
+        rows = rows.values_list("id", "deleted_at", "author_key")[: settings.CHAT_HISTORY]
+        ids.extend(pk for pk, deleted_at, author_key in rows if deleted_at is None and author_key not in hidden)
+    ids.sort()
+    return ids
+
+
+# A message's markup never changes once written (a deleted one leaves the log), so each
+# is rendered once per language in a process, however many pages (re)connect and read
+# it: a log of 100 messages read and rendered anew at every connection cost ~20 ms.
+ITEMS_KEPT = 4096
+_items: OrderedDict[tuple[str, int], str] = OrderedDict()
+
+
+def items_html(language: str, ids: list[int]) -> list[str]:
+    """Each message's ``<li>``, in ``language`` (which must be the active one)."""
+    missing = [pk for pk in ids if (language, pk) not in _items]
+    if missing:
+        for message in ChatMessage.objects.filter(pk__in=missing):
+            _items[(language, message.pk)] = mark_safe(message_html(fields_of(message), oob=False))
+        while len(_items) > ITEMS_KEPT:
+            _items.popitem(last=False)
+    return [_items[(language, pk)] for pk in ids if (language, pk) in _items]
 
 
 def log_html(language: str, table_id: int | None, player: PlayerRef | None, *, oob: bool = True) -> str:
     """The viewer's whole log (and chat box), as a page shows it on arrival: pushed out of
     band as a socket (re)connects, so that what it missed meanwhile is there."""
     with translation.override(language):
-        context = {"chat_messages": history(table_id, player), "oob": oob}
+        context = {"chat_items": items_html(language, history(table_id, player)), "oob": oob}
         log = render_to_string("lobby/chat.html#chat_log", context)
         return log + (form_html(table_id, player) if oob else "")
 
@@ -280,7 +301,8 @@ def form_context(table_id: int | None, player: PlayerRef | None, *, oob: bool = 
 
 def panel_html(table_id: int | None, player: PlayerRef | None) -> str:
     """The chat as a page first shows it (in the active language)."""
-    context = {**form_context(table_id, player), "chat_messages": history(table_id, player)}
+    language = translation.get_language()
+    context = {**form_context(table_id, player), "chat_items": items_html(language, history(table_id, player))}
     return render_to_string("lobby/chat.html#chat_panel", context)
 
 
