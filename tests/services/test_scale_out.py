@@ -335,3 +335,38 @@ def test_a_killed_server_drops_only_its_sockets_and_players_continue_through_the
     assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [
         ("running",)
     ]
+
+
+def test_chat_crosses_servers_and_the_spectators_room_stays_with_the_spectators(cluster):
+    setup = cluster.setup_table("chat")
+
+    async def talk():
+        a = await connect(cluster, "d1", setup["table"], setup["cookies"][0])
+        b = await connect(cluster, "d2", setup["table"], setup["cookies"][1])
+        watcher = await connect(cluster, "d1", setup["table"], setup["cookies"][2])
+        for ws in (a, b, watcher):  # each socket opens with the table's chat
+            await receive_until(ws, 'id="chat-log"')
+        await a.send(json.dumps({"intent": "say", "text": "hello from d1 <b>"}))
+        for ws in (b, watcher):
+            assert "hello from d1 &lt;b&gt;" in await receive_until(ws, "chat-msg")
+        await start_game(cluster, setup, [a, b, watcher])
+        await watcher.send(json.dumps({"intent": "say", "text": "psst, spectators only"}))
+        assert "chat-spectators" in await receive_until(watcher, "psst")
+        await b.send(json.dumps({"intent": "say", "text": "gg from d2"}))
+        assert "gg from d2" in await receive_until(watcher, "gg from d2")
+        for ws in (a, b):  # the players on both servers: up to the player's message, no spectators' room
+            heard = []
+            while "gg from d2" not in (heard[-1] if heard else ""):
+                heard.append(await asyncio.wait_for(ws.recv(), 10))
+            assert not any("psst" in message for message in heard)
+        # A reconnect on the other server finds the table's messages in its log.
+        await a.close()
+        again = await connect(cluster, "d2", setup["table"], setup["cookies"][0])
+        log = await receive_until(again, 'id="chat-log"')
+        assert "hello from d1" in log and "gg from d2" in log and "psst" not in log
+        for ws in (again, b, watcher):
+            await ws.close()
+
+    asyncio.run(talk())
+    rooms = cluster.query("select room from lobby_chatmessage where table_id = %s order by id", setup["table"])
+    assert rooms == [("table",), ("spectators",), ("table",)]
