@@ -106,7 +106,7 @@ def player_key(player: PlayerRef) -> str:
 class Writer:
     """What a viewer may do in a room's chat box, as its form shows it."""
 
-    state: str  # "ok", "anon" (log in), "guest" (guests read), "muted", "closed"
+    state: str  # "ok", "anon" (log in), "guest" (guests read), "muted", "closed", "banned"
     muted_until: datetime | None = None
     room: str = ""  # where a message goes: Room.TABLE, Room.SPECTATORS, Room.LOBBY
 
@@ -131,8 +131,10 @@ def writer(player: PlayerRef | None, table_id: int | None) -> Writer:
     if player.user_id is None:
         return Writer("ok" if settings.CHAT_GUESTS_MAY_WRITE else "guest", room=room)
     user = User.objects.filter(pk=player.user_id).only("muted_until", "banned_at").first()
-    if user is None or user.is_banned:
+    if user is None:
         return Writer("anon", room=room)
+    if user.is_banned:
+        return Writer("banned", room=room)
     until = muted_until(user)
     if until is not None:
         return Writer("muted", until, room)
@@ -143,6 +145,7 @@ _REFUSALS = {
     "anon": ("CHAT_LOG_IN", "Log in to write in the chat."),
     "guest": ("CHAT_ACCOUNTS_ONLY", "Guests read the chat; writing in it needs an account."),
     "closed": ("CHAT_CLOSED", "This table is closed: its chat too."),
+    "banned": ("BANNED", "This account is banned."),
 }
 
 

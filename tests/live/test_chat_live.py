@@ -16,6 +16,7 @@ from lobby import services
 from lobby.models import ChatMessage
 from tests.live.conftest import cookie_for, guest_cookie, open_socket, receive_until, received
 from tests.live.test_tetriwar_table import seat_everyone, start_game
+from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -252,3 +253,13 @@ async def test_a_message_is_rendered_once_for_all_the_readers_of_a_language(host
         fragment = await receive_until(ws, "chat-msg")
         assert "hallo" in fragment and "Report this message" not in fragment
     assert renders == ["de"]  # the site's language was rendered as it was sent; German once for three
+
+
+async def test_a_banned_player_writes_nothing(host):
+    from lobby import chat
+
+    await database_sync_to_async(User.objects.filter(pk=host.pk).update)(banned_at=timezone.now())
+    with pytest.raises(chat.ChatRefused) as refused:
+        await database_sync_to_async(chat.say)(player=ref(host), table_id=None, text="still here?")
+    assert refused.value.code == "BANNED"
+    assert await stored() == []
