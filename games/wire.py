@@ -130,8 +130,10 @@ def decode(text: str, frames: tuple[type[Frame], ...]) -> Frame:
     a code and a message. With no types, every frame is refused (``READ_ONLY``).
 
     Our frames are flat objects: one ``{``, no ``[``. Anything nested is refused on
-    that count alone (a scan in C), so no frame makes the parser recurse."""
-    if text.count("{") != 1 or "[" in text:
+    that count alone (a scan in C), so no frame makes the parser recurse; a frame with
+    brackets in a string (a chat message: ``[afk] brb``) is first read as a flat object
+    of plain values, which refuses a nested value at its first bracket (``_flat``)."""
+    if (text.count("{") != 1 or "[" in text) and not _flat(text):
         raise _refuse("BAD_FRAME", 'A frame is one flat JSON object, such as {"intent": "left", "seq": 1}.')
     try:
         frame = decoder(frames).decode(text)
@@ -144,11 +146,22 @@ def decode(text: str, frames: tuple[type[Frame], ...]) -> Frame:
             raise _refuse("UNKNOWN_INTENT", f"Unknown intent ({detail}).") from None
         code = f"BAD_{name.upper()}" if name and name != "intent" else "BAD_FRAME"
         raise _refuse(code, f"Malformed frame: {detail}.") from None
-    except (msgspec.DecodeError, RecursionError):
+    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):  # a lone surrogate is no UTF-8
         raise _refuse("BAD_FRAME", 'Malformed frame: expected JSON such as {"intent": "left", "seq": 1}.') from None
     if not frames:
         raise _refuse("READ_ONLY", "This page only listens; use the buttons.")
     return frame
+
+
+def _flat(text: str) -> bool:
+    """Whether ``text`` is one JSON object of plain values, whatever its strings hold:
+    read in C as such, a nested value is refused at its first ``[`` or ``{``, never
+    descended into."""
+    try:
+        decoder(()).decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError, UnicodeEncodeError):
+        return False
+    return True
 
 
 # The field a msgspec error names: "… - at `$.target`", "missing required field `column`".

@@ -263,3 +263,14 @@ async def test_a_banned_player_writes_nothing(host):
         await database_sync_to_async(chat.say)(player=ref(host), table_id=None, text="still here?")
     assert refused.value.code == "BANNED"
     assert await stored() == []
+
+
+async def test_brackets_and_braces_are_text_in_a_message_but_still_refused_as_structure(host):
+    ws = await lobby_socket(host)
+    await ws.send_json_to({"intent": "say", "text": '[afk] {brb} :-[ "quoted" \\ {{x}}'})
+    assert '[afk] {brb} :-[ &quot;quoted&quot; \\ {{x}}' in await receive_until(ws, "chat-msg")
+    for nested in ('{"intent": "say", "text": "[", "x": [1]}', '{"intent": "say", "text": "{", "x": {"y": 1}}',
+                   '{"intent": "say", "text": "' + "[" * 900 + '"' + "[" * 90):
+        await ws.send_to(text_data=nested)
+        assert codes([await receive_until(ws, "ws-error")]) == ["BAD_FRAME"]
+    assert await stored() == ['[afk] {brb} :-[ "quoted" \\ {{x}}']
