@@ -67,6 +67,7 @@ async def test_a_socket_given_a_message_it_has_no_handler_for_counts_it_and_stay
     ws = WebsocketCommunicator(application, "/ws/lobby/", headers=[HOST, ORIGIN])
     connected, _ = await ws.connect()
     assert connected
+    assert 'id="chat-log"' in await ws.receive_from(timeout=2)  # the lobby's chat, as the socket opens
     before = refused("lobby.nonsense")
     await get_channel_layer().group_send("lobby", {"type": "lobby.nonsense"})
     for _ in range(100):  # it takes the consumer's queue (a fragment is handed over at once)
