@@ -18,6 +18,8 @@ from config.network import request_client_address
 from games import selectors as game_selectors
 from games import services as game_services
 from games.tetriwar.forms import HandlingForm
+from lobby import chat
+from lobby.models import ChatIgnore
 
 
 def _safe_next(request: HttpRequest, default: str) -> str:
@@ -123,6 +125,10 @@ def profile(request: HttpRequest) -> HttpResponse:
     )
     context["keys_form"] = KeyBindingsForm(initial=request.user.bindings())
     context["handling_form"] = HandlingForm(initial=HandlingForm.initial_for(request.user.handling))
+    # The chat's controls outside the chat box: whom the player hides (each shown again
+    # from here), and until when a moderator muted them.
+    context["chat_hidden"] = ChatIgnore.objects.filter(owner=request.user)
+    context["chat_muted_until"] = chat.muted_until(request.user)
     return render(request, "accounts/profile.html", context)
 
 

@@ -1,28 +1,225 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import timedelta
+
 from django import forms
 from django.contrib import admin, messages
-from django.http import HttpRequest
-from django.shortcuts import render
+from django.core.exceptions import PermissionDenied
+from django.db.models import F, Q
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import PlayerAdmin
 from accounts.models import User
-from lobby import services
-from lobby.models import Seat, Table
+from lobby import chat, services
+from lobby.models import ChatMessage, ChatReport, Seat, Table
 
 
 class BanForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
 
+# How long a moderator mutes for: a few lengths rather than a free date, so that no
+# typo mutes for a year (forever is what a ban is for).
+MUTE_LENGTHS = {
+    "1h": (timedelta(hours=1), _("1 hour")),
+    "1d": (timedelta(days=1), _("1 day")),
+    "7d": (timedelta(days=7), _("7 days")),
+}
+
+
+class MuteForm(forms.Form):
+    length = forms.ChoiceField(
+        label=_("Muted for"), choices=[(key, label) for key, (_length, label) in MUTE_LENGTHS.items()], initial="1d"
+    )
+    # lobby.chat.mute logs the reason with the end of the mute in 200 characters.
+    reason = forms.CharField(
+        label=_("Reason"), max_length=150,
+        help_text=_("Seen by admins only, in the moderation log; the player sees until when they are muted."),
+    )
+
+    def until(self):
+        return timezone.now() + MUTE_LENGTHS[self.cleaned_data["length"]][0]
+
+
+class SetOrNotFilter(admin.SimpleListFilter):
+    """Yes or no on a moment that may not have come (``field`` is null until it does);
+    ``later`` counts only the moments still ahead (a mute that has run out is none)."""
+
+    field = ""
+    later = False
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request, queryset):
+        is_set = Q(**{f"{self.field}__isnull": False})
+        if self.later:
+            is_set &= Q(**{f"{self.field}__gt": timezone.now()})
+        if self.value() == "yes":
+            return queryset.filter(is_set)
+        if self.value() == "no":
+            return queryset.exclude(is_set)
+        return queryset
+
+
+class MutedFilter(SetOrNotFilter):
+    title = _("muted in the chat")
+    parameter_name = "muted"
+    field = "muted_until"
+    later = True
+
+
+class ResolvedFilter(SetOrNotFilter):
+    title = _("resolved")
+    parameter_name = "resolved"
+    field = "resolved_at"
+
+
+class DeletedFilter(SetOrNotFilter):
+    title = _("deleted")
+    parameter_name = "deleted"
+    field = "deleted_at"
+
+
+def mute_step(model_admin, request: HttpRequest, *, action: str, selected: Iterable[int], authors, no_account: int = 0):
+    """The mute actions: first how long and why, then each author muted (``lobby.chat.mute``:
+    logged, and every page of theirs shows until when). ``no_account`` selected rows have
+    nobody to mute (a guest's message: guests have no account)."""
+    # Admins never mute themselves by accident.
+    targets = list(authors.exclude(pk=request.user.pk).distinct().order_by("username"))
+    form = MuteForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        until = form.until()
+        for user in targets:
+            chat.mute(user=user, until=until, reason=form.cleaned_data["reason"], by=request.user)
+        model_admin.message_user(
+            request,
+            ngettext(
+                "Muted %(count)d player in the chat until %(until)s UTC.",
+                "Muted %(count)d players in the chat until %(until)s UTC.",
+                len(targets),
+            ) % {"count": len(targets), "until": f"{until:%Y-%m-%d %H:%M}"},
+            messages.SUCCESS if targets else messages.WARNING,
+        )
+        if no_account:
+            model_admin.message_user(request, guests_skipped(no_account), messages.WARNING)
+        return None
+    return render(
+        request,
+        "admin/lobby/mute.html",
+        {**model_admin.admin_site.each_context(request), "form": form, "users": targets, "action": action,
+         "selected": list(selected), "no_account": guests_skipped(no_account) if no_account else "",
+         "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME, "opts": model_admin.model._meta,
+         "title": gettext("Mute in the chat")},
+    )
+
+
+def guests_skipped(count: int) -> str:
+    return ngettext(
+        "%(count)d of the selected was written by a guest, who has no account to mute: left out.",
+        "%(count)d of the selected were written by guests, who have no account to mute: left out.",
+        count,
+    ) % {"count": count}
+
+
+def may_mute(request: HttpRequest) -> bool:
+    """Muting changes the player's account: the players' admin's permission."""
+    opts = User._meta
+    return request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
+
+
 @admin.register(User)
 class ModeratedPlayerAdmin(PlayerAdmin):
     """The players, with the ban: the account, its seats, its running games and its
-    sockets in one transaction (``lobby.services.player_ban``)."""
+    sockets in one transaction (``lobby.services.player_ban``); and the chat's mute
+    (``lobby.chat.mute``), which every page of the player's hears at once."""
 
-    actions = ["ban_users", *PlayerAdmin.actions]
+    actions = ["ban_users", *PlayerAdmin.actions, "mute_users", "unmute_users"]
+    list_display = (*PlayerAdmin.list_display, "chat_muted_until")
+    list_filter = (*PlayerAdmin.list_filter, MutedFilter)
+    readonly_fields = (*PlayerAdmin.readonly_fields, "muted_until", "mute_reason")
+    fieldsets = (*PlayerAdmin.fieldsets, (_("Chat"), {"fields": ("muted_until", "mute_reason")}))
+    change_form_template = "admin/lobby/user_change_form.html"
+
+    @admin.display(description=_("Muted in the chat until"), ordering="muted_until")
+    def chat_muted_until(self, user: User):
+        return chat.muted_until(user)
+
+    def render_change_form(self, request: HttpRequest, context, *args, obj=None, **kwargs):
+        context["chat_muted_until"] = chat.muted_until(obj) if obj is not None else None
+        return super().render_change_form(request, context, *args, obj=obj, **kwargs)
+
+    def get_urls(self):
+        return [
+            path("<int:user_id>/mute/", self.admin_site.admin_view(self.mute_view), name="accounts_user_mute"),
+            path("<int:user_id>/unmute/", self.admin_site.admin_view(self.unmute_view), name="accounts_user_unmute"),
+            *super().get_urls(),
+        ]
+
+    def mute_view(self, request: HttpRequest, user_id: int):
+        user = get_object_or_404(User, pk=user_id)
+        if not self.has_change_permission(request, user):
+            raise PermissionDenied
+        form = MuteForm(request.POST if request.method == "POST" else None)
+        if form.is_valid():
+            until = form.until()
+            chat.mute(user=user, until=until, reason=form.cleaned_data["reason"], by=request.user)
+            self.message_user(
+                request,
+                gettext("%(name)s is muted in the chat until %(until)s UTC.")
+                % {"name": user.username, "until": f"{until:%Y-%m-%d %H:%M}"},
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
+        return render(
+            request,
+            "admin/lobby/mute.html",
+            {**self.admin_site.each_context(request), "form": form, "users": [user], "opts": self.model._meta,
+             "original": user, "title": gettext("Mute %(name)s in the chat") % {"name": user.username}},
+        )
+
+    def unmute_view(self, request: HttpRequest, user_id: int):
+        user = get_object_or_404(User, pk=user_id)
+        if not self.has_change_permission(request, user):
+            raise PermissionDenied
+        if request.method == "POST":
+            chat.unmute(user=user, by=request.user)
+            self.message_user(
+                request, gettext("%(name)s may write in the chat again.") % {"name": user.username}, messages.SUCCESS
+            )
+            return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
+        # A GET only asks: what changes a player is a POST, as Django's own delete.
+        return render(
+            request,
+            "admin/lobby/unmute.html",
+            {**self.admin_site.each_context(request), "target": user, "muted_until": chat.muted_until(user),
+             "opts": self.model._meta, "original": user,
+             "title": gettext("Unmute %(name)s in the chat") % {"name": user.username}},
+        )
+
+    @admin.action(description=_("Mute the selected players in the chat"), permissions=["change"])
+    def mute_users(self, request: HttpRequest, queryset):
+        return mute_step(
+            self, request, action="mute_users", selected=queryset.values_list("pk", flat=True), authors=queryset
+        )
+
+    @admin.action(description=_("Unmute the selected players in the chat"), permissions=["change"])
+    def unmute_users(self, request: HttpRequest, queryset):
+        # Only those muted now: an unmute of nobody would log a moderation that did nothing.
+        targets = list(queryset.filter(muted_until__gt=timezone.now()))
+        for user in targets:
+            chat.unmute(user=user, by=request.user)
+        self.message_user(
+            request,
+            ngettext("Unmuted %(count)d player.", "Unmuted %(count)d players.", len(targets)) % {"count": len(targets)},
+            messages.SUCCESS,
+        )
 
     @admin.action(description=_("Ban the selected players"))
     def ban_users(self, request: HttpRequest, queryset):
@@ -95,4 +292,128 @@ class TableAdmin(admin.ModelAdmin):
         count = queryset.count()
         self.message_user(
             request, ngettext("Closed %(count)d table.", "Closed %(count)d tables.", count) % {"count": count}, messages.SUCCESS
+        )
+
+
+# --- the chat (issue 33) --------------------------------------------------------------
+class ChatRecordAdmin(admin.ModelAdmin):
+    """Chat rows are the record of what was said and reported: moderators act on them
+    through the actions (which call lobby/chat.py, and log), never edit or remove them.
+    A deleted message stays, marked."""
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        # The list's actions need it; a row's own page is for reading.
+        return obj is None and super().has_change_permission(request)
+
+    def has_mute_permission(self, request: HttpRequest) -> bool:
+        return may_mute(request)
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(ChatRecordAdmin):
+    """Players' reports, the open ones first. A report keeps the text as it was reported:
+    the message itself may since have left its room's history."""
+
+    list_display = ("reporter", "author_name", "text", "room", "table", "created_at", "resolved")
+    list_filter = (ResolvedFilter, "room")
+    list_select_related = ("reporter",)
+    search_fields = ("author_name", "text", "reporter__username")
+    fields = ("message", "reporter", "author", "author_name", "text", "room", "table_id", "created_at",
+              "resolved_at", "resolved_by")
+    readonly_fields = fields
+    date_hierarchy = "created_at"
+    actions = ["delete_messages", "mute_authors", "dismiss_reports"]
+
+    def get_ordering(self, request: HttpRequest):
+        # The open ones first, whatever the database does with nulls.
+        return [F("resolved_at").asc(nulls_first=True), "-created_at", "-id"]
+
+    @admin.display(description=_("Table"), ordering="table_id")
+    def table(self, report: ChatReport):
+        return report.table_id
+
+    @admin.display(boolean=True, description=_("Resolved"), ordering="resolved_at")
+    def resolved(self, report: ChatReport) -> bool:
+        return report.resolved_at is not None
+
+    @admin.action(description=_("Delete the reported messages"), permissions=["change"])
+    def delete_messages(self, request: HttpRequest, queryset):
+        found = {r.message_id: r.message for r in queryset.select_related("message") if r.message is not None}
+        deleted = sum(chat.delete(message=message, by=request.user) for message in found.values())
+        self.message_user(
+            request,
+            ngettext("Deleted %(count)d message.", "Deleted %(count)d messages.", deleted) % {"count": deleted},
+            messages.SUCCESS,
+        )
+        gone = queryset.filter(message__isnull=True, resolved_at__isnull=True).count()
+        if gone:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d reported message is no longer kept (each room keeps its last ones): nothing to delete. "
+                    "Dismiss its report, or mute its author.",
+                    "%(count)d reported messages are no longer kept (each room keeps its last ones): nothing to "
+                    "delete. Dismiss their reports, or mute their authors.",
+                    gone,
+                ) % {"count": gone},
+                messages.WARNING,
+            )
+
+    @admin.action(description=_("Mute the authors in the chat…"), permissions=["mute"])
+    def mute_authors(self, request: HttpRequest, queryset):
+        return mute_step(
+            self, request, action="mute_authors", selected=queryset.values_list("pk", flat=True),
+            authors=User.objects.filter(chat_reported__in=queryset),
+            no_account=queryset.filter(author__isnull=True).count(),
+        )
+
+    @admin.action(description=_("Dismiss the reports (leave the messages be)"), permissions=["change"])
+    def dismiss_reports(self, request: HttpRequest, queryset):
+        dismissed = sum(chat.dismiss(chat_report=r, by=request.user) for r in queryset.select_related("reporter"))
+        self.message_user(
+            request,
+            ngettext("Dismissed %(count)d report.", "Dismissed %(count)d reports.", dismissed) % {"count": dismissed},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ChatRecordAdmin):
+    """Every room's kept messages (the last ones of each, and the deleted ones)."""
+
+    list_display = ("created_at", "room", "table", "author_name", "text", "deleted")
+    list_filter = ("room", DeletedFilter)
+    list_select_related = ("table",)
+    search_fields = ("author_name", "author__username", "text")
+    # Not the author's key: a guest's is their session's secret (lobby/models.py).
+    fields = ("room", "table", "author", "author_name", "text", "created_at", "deleted_at", "deleted_by")
+    readonly_fields = fields
+    date_hierarchy = "created_at"
+    actions = ["delete_messages", "mute_authors"]
+
+    @admin.display(boolean=True, description=_("Deleted"), ordering="deleted_at")
+    def deleted(self, message: ChatMessage) -> bool:
+        return message.deleted_at is not None
+
+    @admin.action(description=_("Delete the selected messages"), permissions=["change"])
+    def delete_messages(self, request: HttpRequest, queryset):
+        deleted = sum(chat.delete(message=message, by=request.user) for message in queryset)
+        self.message_user(
+            request,
+            ngettext("Deleted %(count)d message.", "Deleted %(count)d messages.", deleted) % {"count": deleted},
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Mute the authors in the chat…"), permissions=["mute"])
+    def mute_authors(self, request: HttpRequest, queryset):
+        return mute_step(
+            self, request, action="mute_authors", selected=queryset.values_list("pk", flat=True),
+            authors=User.objects.filter(chat_messages__in=queryset),
+            no_account=queryset.filter(author__isnull=True).count(),
         )

@@ -368,13 +368,32 @@ def report(*, reporter: User, message_id: int) -> ChatReport:
     return found
 
 
+@transaction.atomic
+def dismiss(*, chat_report: ChatReport, by: User | None) -> bool:
+    """A moderator looked at a report and leaves the message be. False when it was
+    already resolved (by another moderator, or as its message was deleted)."""
+    if not ChatReport.objects.filter(pk=chat_report.pk, resolved_at__isnull=True).update(
+        resolved_at=timezone.now(), resolved_by=by
+    ):
+        return False
+    ModerationAction.objects.create(
+        admin=by, action=ModerationAction.Action.DISMISS_REPORT, user_id=chat_report.author_id,
+        table_id=chat_report.table_id, chat_message_id=chat_report.message_id,
+        reason=f"Reported by {chat_report.reporter}: {chat_report.author_name}: {chat_report.text}"[:200],
+    )
+    return True
+
+
 # --- moderation ------------------------------------------------------------------------
 @transaction.atomic
-def delete(*, message: ChatMessage, by: User | None, reason: str = "") -> None:
-    """A moderator takes a message down: gone from every page at once, kept (marked) for the record."""
-    if message.deleted_at is not None:
-        return
-    ChatMessage.objects.filter(pk=message.pk).update(deleted_at=timezone.now(), deleted_by=by)
+def delete(*, message: ChatMessage, by: User | None, reason: str = "") -> bool:
+    """A moderator takes a message down: gone from every page at once, kept (marked) for the
+    record. False when it was down already."""
+    # Claimed in one update: two moderators deleting it at once log it once.
+    if not ChatMessage.objects.filter(pk=message.pk, deleted_at__isnull=True).update(
+        deleted_at=timezone.now(), deleted_by=by
+    ):
+        return False
     ChatReport.objects.filter(message=message, resolved_at__isnull=True).update(
         resolved_at=timezone.now(), resolved_by=by
     )
@@ -389,6 +408,7 @@ def delete(*, message: ChatMessage, by: User | None, reason: str = "") -> None:
             group, {"type": "chat.deleted", "html": f'<li id="chat-{pk}" hx-swap-oob="delete"></li>'}
         )
     )
+    return True
 
 
 @transaction.atomic
