@@ -41,10 +41,36 @@ the server closes (or refuses) opens another after 0.2 s, until its S seconds ar
 - ``seq``: a seated player (the same way) sends intents 5 times a second whose ``seq``
   is negative, huge (2**62), a float or a string; ``seq_full_state_frames`` is how many
   full-state (resync-sized) frames it received while doing so.
+- ``chat``: 12 signed-in writers (users and sessions written before the server
+  starts), 6 behind the attack's one address and 6 each from an address of its own
+  (127.0.67.<i>), each with a socket on the lobby and on two honest tables, where it
+  is a spectator (the honest tables' spectators read what it writes there), say
+  ``{"intent":"say","text":…}`` in turn with hostile texts: the longest a message may
+  be (settings.CHAT_MAX_LENGTH), one character more, 1000 characters, markup and
+  script, template tags, "Zalgo" (two dozen combining marks a letter), direction
+  overrides and invisible characters, terminal escapes and bracket markup, as many
+  emoji as a message holds, emoji sequences, empty and white space only. Half of the
+  writers send as fast as they can, the other half just under their frame budget
+  (0.9 × settings.WS_FRAMES_PER_SECOND) so that the edge keeps their sockets open and
+  the chat's own budgets alone hold them back. Its process runs at the lowest
+  priority (nice 19). ``chat_sent`` is the frames they sent; ``chat_refused`` the
+  refusals by code (CHAT_FLOOD, MUTED, CHAT_TOO_LONG, CHAT_EMPTY; FLOOD: the socket
+  closed by the edge; FRAME_TOO_LARGE: the 1000 characters, refused at the edge; any
+  other code after them); ``chat_written`` the messages the server wrote (from the
+  database's last message id, which counts past a room's trimmed history) beside
+  ``chat_written_bound``, the most the budgets allow over the attack (a writer
+  CHAT_BURST then CHAT_PER_MINUTE, an address CHAT_ADDRESS_BURST then
+  CHAT_ADDRESS_PER_MINUTE; the flood mutes, after CHAT_STRIKES refusals, keep it
+  nearer the bursts alone); ``chat_muted_accounts`` the writers whose account is muted
+  (an address muted as a whole mutes no account), ``chat_mutes_logged`` the automatic
+  mutes logged, and ``chat_unescaped_texts`` the messages the attackers received whose
+  text still held ``<``, ``>`` or ``"`` (it must be 0).
 
 For each attack it prints ``<attack>_p99_ms`` (honest tables, intent → own fragment,
 intents sent during the attack; as in bench/live.py an intent without its ack within
 1 s is a timeout, ``<attack>_timeouts``, and not part of it),
+``<attack>_spectator_p99_ms`` (intent → the table's spectator has it; the quiet
+window's is ``quiet_spectator_p99_ms``),
 ``<attack>_p99_with_timeouts_ms`` (the same p99 with every timeout counted as 1000 ms),
 ``<attack>_p99_ratio`` (that, over the quiet window's: an attack that starves the
 honest tables cannot look good by leaving only its fast answers),
@@ -81,6 +107,7 @@ import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import base64  # noqa: E402
 import collections  # noqa: E402
+import contextlib  # noqa: E402
 import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -89,6 +116,7 @@ import resource  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
+import sqlite3  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -114,7 +142,7 @@ from bench.live import (  # noqa: E402
     warm_up,
 )
 
-ATTACKS = ("flood", "nested", "resync", "pages", "churn", "multisocket", "seq")
+ATTACKS = ("flood", "nested", "resync", "pages", "churn", "multisocket", "seq", "chat")
 RSS_CAP_MB = 1536.0  # an attack that takes the server past this is stopped
 SETTLE = 3.0  # seconds between an attack's end and the threads / database counts
 CHILD_GRACE = 30.0  # seconds an attack process may overrun before it is killed
@@ -131,10 +159,20 @@ CHURN_MAX_RATE = 200.0  # handshakes a second at most, refused or not
 MULTI_SOCKETS = 10
 SEQ_RATE = 5.0
 SEQ_VALUES = (-1, 2**62, 1.5, "7")
+CHAT_WRITERS_SHARED = 6  # signed-in chat writers behind the attack's one address (a flat, a school)
+CHAT_WRITERS_ALONE = 6  # … and each from an address of its own
+CHAT_ALONE_ADDRESS = "127.0.67.{}"  # theirs (honest tables stop at 127.0.65, the attacks' own are 127.0.66)
+CHAT_TABLE_SOCKETS = 2  # honest tables a chat writer watches and writes at, besides the lobby
+CHAT_PACE = 0.9  # a paced chat writer's share of its frame budget (settings.WS_FRAMES_PER_SECOND)
+CHAT_OVERLONG = 1000  # characters: the over-long message
+CHAT_WRITER = "attacker_chat_{}"
 
 ACK_ANY = re.compile(r" a(\d+):(-?\d+)")  # also the seqs an honest client never sends
 PIECE = re.compile(r'<div id="piece-(\d+)" class="pc [IOJLSZT] ')  # a falling piece: the game runs
 FULL_STATE = 'id="game"'  # in a full-state frame (a game's start, or a resync)
+# The chat flood's refusals, always listed (FLOOD: its socket closed by the edge;
+# FRAME_TOO_LARGE: the over-long message's frame, refused at the edge).
+CHAT_REFUSALS = ("CHAT_FLOOD", "MUTED", "CHAT_TOO_LONG", "CHAT_EMPTY", "FLOOD", "FRAME_TOO_LARGE")
 
 
 # --- the attacks (each in a process of its own) -----------------------------------------
@@ -185,11 +223,12 @@ class Attack:
     def table_url(self, table: int) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/table/{table}/"
 
-    async def connect(self, table: int, cookie: str | None = None, on_message=None,
-                      record: dict | None = None) -> Hostile | None:
-        """One attacking socket from the attack's address; None if the handshake failed
-        (refused with an HTTP status: the server closed it). ``record`` (a part of the
-        attack's own books) counts the socket and its refusal too."""
+    async def connect(self, table: int | str, cookie: str | None = None, on_message=None,
+                      record: dict | None = None, address: str | None = None) -> Hostile | None:
+        """One attacking socket on table ``table`` (or at the path ``table``, such as
+        ``/ws/lobby/``), from the attack's address or ``address``; None if the handshake
+        failed (refused with an HTTP status: the server closed it). ``record`` (a part of
+        the attack's own books) counts the socket and its refusal too."""
         import websockets
 
         tally = self.tally
@@ -200,9 +239,10 @@ class Attack:
         if cookie:
             headers["Cookie"] = cookie
         try:
+            url = self.table_url(table) if isinstance(table, int) else f"ws://127.0.0.1:{self.port}{table}"
             ws = await websockets.connect(
-                self.table_url(table), additional_headers=headers, max_size=None, open_timeout=10,
-                close_timeout=1, proxy=None, local_addr=(self.address, 0),
+                url, additional_headers=headers, max_size=None, open_timeout=10,
+                close_timeout=1, proxy=None, local_addr=(address or self.address, 0),
             )
         except websockets.exceptions.InvalidStatus as err:
             tally.closed += 1
@@ -615,9 +655,117 @@ async def seq(attack: Attack) -> dict:
             "unparsable_version_heads": watch.unparsed_heads}
 
 
+def chat_texts(max_length: int) -> list[str]:
+    """What the chat flood says, in turn: each a kind of text a hostile writer tries."""
+    zalgo = "".join(  # every letter under 24 combining marks: cleaned, 2 stay
+        letter + "".join(chr(0x300 + (7 * k + i) % 0x70) for k in range(24)) for i, letter in enumerate("he comes")
+    )
+    return [
+        "x" * max_length,  # the longest a message may be
+        "y" * (max_length + 1),  # one over: CHAT_TOO_LONG
+        "z" * CHAT_OVERLONG,  # its frame over WS_MAX_FRAME_BYTES: refused at the edge
+        "<script>alert(document.cookie)</script>",
+        '<img src=x onerror="alert(1)"><div hx-swap-oob="innerHTML:body">owned</div>',
+        "{{ request.user.password }} {% debug %} &lt;b&gt; &#60;i&#62; javascript:alert(1)",
+        zalgo,
+        "\u202egnp.exe\u202c \u2066isolated\u2069 hid\u200bden \u0007bell",  # bidi, invisible, a control
+        "\u001b[31mred\u001b[0m [b]bold[/b] [url=x]",  # terminal escapes, bracket markup
+        "\U0001f600" * max_length,  # as many emoji as a message may hold (4 bytes each in UTF-8)
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467 \U0001f3f3\ufe0f\u200d\U0001f308 \U0001f1eb\U0001f1f7 gg",
+        "",
+        " \t\n  \u3000 ",  # white space only: CHAT_EMPTY
+        "\u200b\u202e\u2066\ufeff",  # only what cleaning removes: CHAT_EMPTY
+    ]
+
+
+def say_frame(text: str) -> str:
+    # As a browser's JSON.stringify: characters as they are, not \u escapes.
+    return json.dumps({"intent": "say", "text": text}, ensure_ascii=False)
+
+
+def frame_cost(frame: str, cost_bytes: int) -> int:
+    """Tokens the edge charges a frame (lobby/edge.py: 1, plus 1 per ``COST_BYTES`` characters)."""
+    return 1 + len(frame) // cost_bytes
+
+
+class Pace:
+    """One writer's frames over all its sockets, at ``rate`` a second; no catching up
+    after a pause (a burst would spend the budget the pace keeps under)."""
+
+    def __init__(self, rate: float) -> None:
+        self.gap = 1 / rate
+        self.due = time.perf_counter()
+
+    async def wait(self) -> None:
+        now = time.perf_counter()
+        self.due = max(self.due + self.gap, now)
+        await asyncio.sleep(self.due - now)
+
+
+CHAT_TEXT = re.compile(r'<span class="chat-text">(.*?)</span><span class="chat-actions">')
+LIVE_CHAT = 'hx-swap-oob="beforeend:#chat-log"'  # a message as it is written (not a log's history)
+
+
+async def chat(attack: Attack) -> dict:
+    """Signed-in writers, some behind the attack's one address and some each from its
+    own, each with a socket on the lobby and on CHAT_TABLE_SOCKETS honest tables (as a
+    spectator), saying the texts of ``chat_texts`` in turn: half of them as fast as
+    they can, half just under their frame budget (so that the edge keeps their sockets
+    and only the chat's budget holds them back). A socket the server closes, or a
+    handshake it refuses, is tried again after 0.2 s."""
+    os.nice(19)  # the lowest priority: its three dozen sockets' work is the bench's, not the server's
+    spec = attack.config["chat"]
+    tables = attack.config["tables"]
+    frames = [say_frame(text) for text in chat_texts(spec["max_length"])]
+    mean_cost = sum(frame_cost(frame, spec["cost_bytes"]) for frame in frames) / len(frames)
+    paced_rate = CHAT_PACE * spec["frames_per_second"] / mean_cost
+    seen = {"live": 0, "texts": 0, "unescaped": 0}
+
+    def on_message(message: str) -> None:
+        seen["live"] += message.count(LIVE_CHAT)
+        for text in CHAT_TEXT.findall(message):
+            seen["texts"] += 1
+            if "<" in text or ">" in text or '"' in text:  # escaped, none of these is left
+                seen["unescaped"] += 1
+
+    async def talk(writer: dict, target: int | str, first: int, pace: Pace | None) -> None:
+        n, hostile = first, None
+        address = writer["address"] or attack.address
+        while attack.running():
+            if hostile is None or not hostile.open:
+                if hostile is not None:
+                    await hostile.close()
+                    await asyncio.sleep(RECONNECT_PAUSE)
+                hostile = await attack.connect(target, writer["cookie"], on_message, address=address)
+                if hostile is None:
+                    await asyncio.sleep(RECONNECT_PAUSE)
+                continue
+            if pace is not None:
+                await pace.wait()
+                if not attack.running():
+                    break
+            n += 1
+            if not await hostile.send(frames[n % len(frames)]):
+                continue
+            if pace is None and n % 16 == 0:
+                await asyncio.sleep(0)  # let the readers take the replies
+        if hostile is not None:
+            await hostile.close()
+
+    talkers = []
+    for i, writer in enumerate(spec["writers"]):
+        pace = Pace(paced_rate) if writer["paced"] else None
+        targets: list[int | str] = ["/ws/lobby/"]
+        targets += [tables[(i * CHAT_TABLE_SOCKETS + j) % len(tables)] for j in range(CHAT_TABLE_SOCKETS)]
+        talkers += [talk(writer, target, 3 * i + j, pace) for j, target in enumerate(targets)]
+    await asyncio.gather(*talkers)
+    return {"writers": len(spec["writers"]), "paced_frames_per_s": paced_rate, "texts_received": seen["texts"],
+            "live_messages_received": seen["live"], "unescaped": seen["unescaped"]}
+
+
 ATTACK_RUNNERS = {
     "flood": flood, "nested": nested, "resync": resync, "pages": pages, "churn": churn,
-    "multisocket": multisocket, "seq": seq,
+    "multisocket": multisocket, "seq": seq, "chat": chat,
 }
 
 
@@ -646,6 +794,59 @@ def make_attack_table(username: str) -> dict:
     services.bot_add(table_id=table.pk, player=ref, number=2, level="easy")
     services.seat_ready(table_id=table.pk, player=ref, ready=True)
     return {"table": table.pk, "cookie": cookie}
+
+
+def make_chat_writers() -> dict:
+    """The chat flood's writers (signed-in users and their sessions, written before the
+    server starts), which address each writes from (None: the attack's own), and the
+    server's budgets they run into."""
+    from django.conf import settings
+
+    from lobby.edge import COST_BYTES
+
+    writers = []
+    for i in range(CHAT_WRITERS_SHARED + CHAT_WRITERS_ALONE):
+        _user, _ref, cookie = login(CHAT_WRITER.format(i))
+        alone = i >= CHAT_WRITERS_SHARED
+        writers.append({
+            "username": CHAT_WRITER.format(i), "cookie": cookie, "paced": i % 2 == 0,
+            "address": CHAT_ALONE_ADDRESS.format(i - CHAT_WRITERS_SHARED + 1) if alone else None,
+        })
+    budget = {name: getattr(settings, f"CHAT_{name.upper()}")
+              for name in ("burst", "per_minute", "address_burst", "address_per_minute")}
+    return {"writers": writers, "budget": budget, "max_length": settings.CHAT_MAX_LENGTH,
+            "frames_per_second": settings.WS_FRAMES_PER_SECOND, "cost_bytes": COST_BYTES}
+
+
+def chat_written_bound(spec: dict, seconds: float) -> int:
+    """The most messages the chat's budgets let ``spec``'s writers write in ``seconds``:
+    a writer CHAT_BURST, then CHAT_PER_MINUTE; an address at most CHAT_ADDRESS_BURST,
+    then CHAT_ADDRESS_PER_MINUTE, however many write from it (the flood mutes come on
+    top: they only lower it)."""
+    budget = spec["budget"]
+    per_writer = budget["burst"] + budget["per_minute"] * seconds / 60
+    per_address = budget["address_burst"] + budget["address_per_minute"] * seconds / 60
+    writers_at = collections.Counter(writer["address"] for writer in spec["writers"])
+    return sum(int(min(per_address, n * per_writer)) for n in writers_at.values())
+
+
+def chat_books(db_path: str, usernames: list[str]) -> dict:
+    """What the database says of the chat: the last message's id (ids are never reused:
+    AUTOINCREMENT, so written messages count even after a room's history was trimmed),
+    the writers muted, and the mutes logged with no moderator (the flood's)."""
+    from accounts.models import ModerationAction, User
+    from lobby.models import ChatMessage
+
+    with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)) as db:
+        last = db.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (ChatMessage._meta.db_table,)).fetchone()
+        marks = ",".join("?" * len(usernames))
+        muted = {name for (name,) in db.execute(
+            f'SELECT username FROM "{User._meta.db_table}" WHERE muted_until IS NOT NULL AND username IN ({marks})',
+            usernames)}
+        mutes = db.execute(
+            f'SELECT count(*) FROM "{ModerationAction._meta.db_table}" WHERE action = ? AND admin_id IS NULL',
+            (ModerationAction.Action.MUTE.value,)).fetchone()[0]
+    return {"last_id": last[0] if last else 0, "muted": muted, "mutes_logged": mutes}
 
 
 def threads_of(pid: int) -> int:
@@ -706,6 +907,9 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
     """One attack in a process of its own, watched: the server's memory (stopped past
     the cap), then its threads, database connections and new tracebacks."""
     config = {**config, "address": f"127.0.66.{index + 1}"}
+    chat_spec = config["chat"]
+    usernames = [writer["username"] for writer in chat_spec["writers"]]
+    chat_before = chat_books(server.db_path, usernames) if name == "chat" else {}
     tracebacks_before = tracebacks(server.log_path)
     rss_before = server.rss()
     cpu_before = server.cpu()
@@ -752,6 +956,17 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
         threads_after=server.threads(), db_connections_after=server.db_connections(),
         tracebacks=tracebacks(server.log_path) - tracebacks_before, server_alive=server.alive,
     )
+    if name == "chat":  # what was written, from its first frame's possible arrival to now
+        chat_after = chat_books(server.db_path, usernames)
+        alone = [writer["username"] for writer in chat_spec["writers"] if writer["address"]]
+        muted = chat_after["muted"]
+        result.update(
+            written=chat_after["last_id"] - chat_before["last_id"],
+            written_bound=chat_written_bound(chat_spec, time.perf_counter() - started),
+            muted_accounts=f"{len(muted)}/{len(usernames)} (alone {len(muted & set(alone))}/{len(alone)}, "
+                           f"shared {len(muted - set(alone))}/{len(usernames) - len(alone)})",
+            mutes_logged=chat_after["mutes_logged"] - chat_before["mutes_logged"],
+        )
     return result
 
 
@@ -826,6 +1041,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     print(f"quiet_rss_growth_mb: {quiet['rss_growth_mb']:.1f}")
     print(f"quiet_threads: {quiet['threads_after']}")
     print(f"quiet_db_connections: {quiet['db_connections_after']}")
+    print(f"quiet_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*quiet['window']), 0.99):.2f}")
     print(f"quiet_p99_ms: {quiet_p99:.2f}")
     worst, worst_name = float("nan"), ""
     for name in attacks:
@@ -857,6 +1073,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         print(f"{name}_rss_peak_mb: {result['rss_peak_mb']:.1f}")
         print(f"{name}_server_cpu_s: {result['server_cpu_s']:.1f}")
         print(f"{name}_attacker_cpu_s: {result.get('cpu_s', float('nan')):.1f}")
+        print(f"{name}_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*result['window']), 0.99):.2f}")
         print(f"{name}_p99_ms: {p99:.2f}")
         print(f"{name}_p99_ratio: {ratio:.2f}")
         print(f"{name}_rss_growth_mb: {result['rss_growth_mb']:.1f}")
@@ -902,6 +1119,19 @@ def attack_lines(name: str, result: dict) -> list[str]:
         lines.append(f"seq_acks_of_bad_seq: {result.get('acks_of_bad_seq', 0)}")
         lines.append(f"seq_unparsable_version_heads: {result.get('unparsable_version_heads', 0)}")
         lines.append(f"seq_full_state_frames: {result.get('full_state_frames', 0)}")
+    elif name == "chat":
+        refused = collections.Counter({code: 0 for code in CHAT_REFUSALS})
+        refused.update(errors)
+        lines.append(f"chat_writers: {result.get('writers', 0)}")
+        lines.append(f"chat_paced_frames_per_s: {result.get('paced_frames_per_s', 0):.1f}")
+        lines.append(f"chat_sent: {result.get('sent', 0)}")
+        lines.append("chat_refused: " + " ".join(f"{code}×{n}" for code, n in refused.items()))
+        lines.append(f"chat_written: {result.get('written', '?')}")
+        lines.append(f"chat_written_bound: {result.get('written_bound', '?')}")
+        lines.append(f"chat_muted_accounts: {result.get('muted_accounts', '?')}")
+        lines.append(f"chat_mutes_logged: {result.get('mutes_logged', '?')}")
+        lines.append(f"chat_live_messages_received: {result.get('live_messages_received', 0)}")
+        lines.append(f"chat_unescaped_texts: {result.get('unescaped', 0)} of {result.get('texts_received', 0)}")
     return lines
 
 
@@ -943,6 +1173,7 @@ def main() -> None:
         django_setup(env)
         setups = make_tables(args.tables)
         attack_tables = {name: make_attack_table(f"attacker_{name}") for name in ("multisocket", "seq")}
+        attack_tables["chat"] = make_chat_writers()
         port = free_port()
         servers.daphne("daphne1", port, env)
         wait_for_port(port, servers)

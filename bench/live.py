@@ -185,7 +185,7 @@ class Bot:
         self.rng = rng
         self.ai = TetriWarAI(level, rng)
         # one engine skeleton per bot, rearranged by ``Game.setup`` for every plan
-        self.game = Game(Options.from_dict(OPTIONS), 0, SEATS, 0.0)
+        self.game = Game(Options.from_dict(OPTIONS), 0, SEATS, 0)
         self.rows = ["." * 10] * 20  # the visible rows, top first
         self.field_version = 0
         self.piece: tuple[str, int, int, int] | None = None  # kind, rotation, x, visible y

@@ -1,0 +1,98 @@
+"""bench/abuse.py's chat flood: its texts meet the server's chat refusals, its bound is
+the budgets' arithmetic, its figures print before the headline, and a short run of it
+works end to end. No timing thresholds: what is measured is the bench's business, not
+the tests'."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+from django.conf import settings
+
+from bench.abuse import CHAT_REFUSALS, chat_texts, chat_written_bound, report, say_frame
+from bench.live import Stats
+from games import wire
+from lobby import chat
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _outcome(text: str) -> str:
+    """What the server does with a chat frame saying ``text``: its refusal's code, or "written"."""
+    frame = say_frame(text)
+    if len(frame) > settings.WS_MAX_FRAME_BYTES:
+        return "FRAME_TOO_LARGE"  # at the edge (lobby/edge.py), before any parsing
+    try:
+        said = wire.decode(frame, wire.LOBBY_FRAMES)
+        chat.checked_text(said.text)
+    except (wire.FrameError, chat.ChatRefused) as err:
+        return err.code
+    return "written"
+
+
+def test_the_chat_flood_says_the_longest_message_and_meets_each_refusal_of_a_text():
+    texts = chat_texts(settings.CHAT_MAX_LENGTH)
+    outcomes = [_outcome(text) for text in texts]
+    assert outcomes[0] == "written" and len(chat.clean_text(texts[0])) == settings.CHAT_MAX_LENGTH
+    assert {"written", "CHAT_TOO_LONG", "CHAT_EMPTY", "FRAME_TOO_LARGE"} <= set(outcomes), outcomes
+
+
+def test_the_chat_flood_s_markup_reaches_the_page_s_escaping_and_its_zalgo_is_cut_down():
+    texts = chat_texts(settings.CHAT_MAX_LENGTH)
+    written = [chat.clean_text(text) for text, outcome in zip(texts, map(_outcome, texts), strict=True)
+               if outcome == "written"]
+    assert any("<script>" in text for text in written)  # left as it is by the cleaning: escaped when shown
+    assert any('onerror="' in text for text in written)
+    piled = max(texts, key=lambda text: sum(unicodedata.category(c) == "Mn" for c in text))
+    assert sum(unicodedata.category(c) == "Mn" for c in piled) >= 100
+    assert len(chat.clean_text(piled)) < len(piled) / 3
+
+
+def test_the_written_bound_is_an_address_s_budget_or_its_writers_whichever_is_less():
+    budget = {"burst": 5, "per_minute": 20, "address_burst": 12, "address_per_minute": 40}
+    shared = [{"address": None}] * 6  # the attack's own address
+    alone = [{"address": f"127.0.67.{i}"} for i in (1, 2, 3)]
+    spec = {"budget": budget, "writers": shared + alone}
+    # 30 s: a writer 5 + 10 = 15 (alone, each), the shared address 12 + 20 = 32 (less than 6 × 15)
+    assert chat_written_bound(spec, 30) == 32 + 3 * 15
+    assert chat_written_bound(spec, 0) == 12 + 3 * 5
+    assert chat_written_bound({"budget": budget, "writers": shared[:2]}, 0) == 10  # two writers: under the address's
+
+
+def test_the_chat_figures_print_before_the_headline(capsys):
+    quiet = {"window": (0.0, 1.0), "rss_growth_mb": 0.0, "threads_after": 7, "db_connections_after": 6,
+             "tracebacks_total": 0}
+    result = {"window": (2.0, 3.0), "rss_peak_mb": 100.0, "rss_capped": False, "server_cpu_s": 1.0,
+              "rss_growth_mb": 0.5, "threads_after": 7, "db_connections_after": 6, "tracebacks": 0,
+              "server_alive": True, "sent": 40, "errors": {"MUTED": 30, "BUSY": 1}, "written": 12,
+              "written_bound": 20, "muted_accounts": "1/2", "mutes_logged": 1, "unescaped": 0,
+              "texts_received": 9}
+    report(Stats(), quiet, {"chat": result}, ["chat"], 90.0)
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert list(lines)[-1] == "worst_p99_ratio"
+    refused = lines["chat_refused"].split()
+    assert [item.split("×")[0] for item in refused] == [*CHAT_REFUSALS, "BUSY"]  # every code, 0 or not
+    assert "MUTED×30" in refused and "CHAT_FLOOD×0" in refused
+    assert (lines["chat_sent"], lines["chat_written"], lines["chat_written_bound"]) == ("40", "12", "20")
+    assert lines["chat_unescaped_texts"] == "0 of 9"
+    assert "chat_p99_ratio" in lines and "chat_spectator_p99_ms" in lines and "quiet_spectator_p99_ms" in lines
+
+
+def test_a_short_run_of_the_chat_flood():
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "abuse.py"), "--tables", "2", "--seconds", "3", "--attacks", "chat"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ),
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = dict(line.split(": ", 1) for line in run.stdout.splitlines() if ": " in line)
+    assert "chat_error" not in lines, run.stdout
+    assert int(lines["chat_sent"]) > 0, run.stdout
+    assert 0 < int(lines["chat_written"]) <= int(lines["chat_written_bound"]), run.stdout
+    assert lines["chat_unescaped_texts"].startswith("0 of "), run.stdout
+    assert lines["chat_tracebacks"] == "0", run.stdout
+    assert lines["chat_honest_sockets_dropped"] == "0", run.stdout
+    assert run.stdout.splitlines()[-1].startswith("worst_p99_ratio: "), run.stdout
