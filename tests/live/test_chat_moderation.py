@@ -133,7 +133,7 @@ async def test_a_banned_player_cannot_write(admin_user, opponent, outsider):
     assert (await banned.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4003}
     with pytest.raises(chat.ChatRefused) as refused:
         await say(opponent, "I'm back")  # nor by any other way than their (closed) socket
-    assert refused.value.code == "CHAT_LOG_IN"
+    assert refused.value.code == "BANNED"
     assert await ChatMessage.objects.acount() == 0
     assert not [m for m in await received(reader) if "back" in m]
     await reader.disconnect()
