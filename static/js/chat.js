@@ -1,105 +1,259 @@
 // The chat of the lobby and of a table (templates/lobby/chat.html, lobby/chat.py).
 // A message goes over the page's socket as {"intent": "say", "text": …}; it comes back,
-// like everybody's, out of band into #chat-log. Keys typed in the box are the box's:
-// the games ignore keys aimed at a text field (TableLive.typing).
-(function () {
-  "use strict";
-  const socketElt = document.querySelector("[ws-connect]");
-  let socket = null;
-  let pending = "";  // the text last sent, given back if the server refuses it
-  if (socketElt) {
-    socketElt.addEventListener("htmx:wsOpen", (e) => { socket = e.detail.socketWrapper; });
-    socketElt.addEventListener("htmx:wsClose", () => { socket = null; });
-  }
+// like everybody's, out of band into #chat-log. Keys aimed at the chat are the chat's:
+// the games ignore them (TableLive.typing, static/js/live.js), and Escape hands the
+// keys back to the game. What is decided here without the page is in chat_state.js.
+import { atBottom, givenBack, isChatRefusal, messageNumber, roomOf, unreadCount } from "./chat_state.js";
 
-  function panel() { return document.getElementById("chat"); }
+const socketElt = document.querySelector("[ws-connect]");
+const chat = document.getElementById("chat");
+// Below this width the page is one column (static/css/site.css): the chat folds away
+// under the game, or under the tables, until it is asked for.
+const NARROW = window.matchMedia("(max-width: 900px)");
 
-  // Own messages marked, times in the reader's clock, the newest in view.
-  function dress() {
-    const box = panel();
-    if (!box) return;
-    const me = box.dataset.me;
-    const log = document.getElementById("chat-log");
-    if (!log) return;
-    for (const item of log.querySelectorAll(".chat-msg:not([data-dressed])")) {
-      item.dataset.dressed = "";
-      if (me && item.dataset.author === me) item.classList.add("mine");
-      const time = item.querySelector("time");
-      if (time) time.textContent = localTime(time.getAttribute("datetime"), false);
+let socket = null; // the htmx wrapper of the page's socket, while it is open
+let openSocket = null; // the WebSocket it opened last: an older one's close is old news
+let sent = ""; // the text last sent, given back if the server refuses it
+let seenUpTo = 0; // the newest message the reader had in view
+let following = true; // the log shows its newest line, and keeps doing so
+let shownLog = null; // the log element last scrolled (a reconnect brings a new one)
+let shownLast = null; // and its last message then
+let kept = null; // the box's text and focus, across the box's replacement
+
+function log() { return document.getElementById("chat-log"); }
+function input() { return document.getElementById("chat-input"); }
+function said(text, kind) {
+  const line = document.getElementById("chat-said");
+  if (!line) return;
+  line.textContent = text;
+  line.classList.toggle("error", kind === "error");
+}
+
+if (chat && socketElt) start();
+
+function start() {
+  socketElt.addEventListener("htmx:wsOpen", (e) => {
+    socket = e.detail.socketWrapper;
+    openSocket = e.detail.event && e.detail.event.target;
+  });
+  socketElt.addEventListener("htmx:wsClose", (e) => {
+    const closed = e.detail.event && e.detail.event.target;
+    if (closed && openSocket && closed !== openSocket) return; // a replaced socket closing late
+    socket = null;
+  });
+  socketElt.addEventListener("htmx:wsAfterMessage", (e) => {
+    // A table's socket brings the game's many small changes too: the chat looks only at
+    // what may change it (itself, the seat panel and status that say where a message
+    // goes, a refusal).
+    if (/chat|seat-panel|table-status|ws-error/.test(e.detail.message)) after();
+  });
+  // The box comes again as the socket (re)connects: what was being typed stays.
+  document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+    const box = input();
+    if (e.detail.target && e.detail.target.id === "chat-box" && box) {
+      kept = { text: box.value, focused: document.activeElement === box,
+        start: box.selectionStart, end: box.selectionEnd };
     }
-    const until = document.querySelector("[data-chat-until]");
-    if (until && !until.dataset.dressed) {
-      until.dataset.dressed = "";
-      until.textContent = localTime(until.getAttribute("datetime"), true);
-    }
-  }
-  function localTime(iso, withDay) {
-    const when = new Date(iso);
-    if (Number.isNaN(when.getTime())) return iso;
-    const options = withDay ? { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }
-      : { hour: "2-digit", minute: "2-digit" };
-    return when.toLocaleString(document.documentElement.lang || undefined, options);
-  }
-
-  function send(form) {
-    const input = form.querySelector("input[name=text]");
-    const text = input.value.trim();
-    if (!text || !socket) return;
-    socket.send(JSON.stringify({ intent: "say", text: text }));
-    pending = text;
-    input.value = "";
-  }
+  });
+  if (NARROW.matches) chat.open = false;
+  chat.addEventListener("toggle", () => {
+    if (chat.open) { following = true; shownLast = null; } // folded, it was not scrolled
+    after();
+  });
+  document.addEventListener("scroll", (e) => {
+    if (e.target === log()) following = atBottom(e.target);
+  }, true);
   document.addEventListener("submit", (e) => {
     const form = e.target.closest("[data-chat-form]");
     if (!form) return;
     e.preventDefault();
     send(form);
   });
-
-  // A refusal of a chat message: the text is given back to edit.
-  const CHAT_CODES = /^(CHAT_|MUTED|BAD_TEXT)/;
-  function refused() {
-    const error = document.querySelector("#ws-error[data-code]");
-    if (!error || !CHAT_CODES.test(error.dataset.code) || !pending) return;
-    const input = document.getElementById("chat-input");
-    const said = document.getElementById("chat-said");
-    if (said) said.textContent = error.textContent;
-    if (input && !input.value) input.value = pending;
-    pending = "";
-  }
-
-  function after() {
-    dress();
-    refused();
-    const log = document.getElementById("chat-log");
-    if (log) log.scrollTop = log.scrollHeight;
-  }
-  if (socketElt) socketElt.addEventListener("htmx:wsAfterMessage", after);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", after);
-  else after();
-
-  // Report, hide: a POST, and its answer under the box.
-  function csrf() {
-    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
-    catch (err) { return ""; }
-  }
-  document.addEventListener("click", (e) => {
-    const button = e.target.closest("[data-chat-report], [data-chat-ignore]");
-    if (!button) return;
-    const report = button.hasAttribute("data-chat-report");
-    const id = report ? button.dataset.chatReport : button.dataset.chatIgnore;
-    const url = report ? panel().dataset.reportUrl : panel().dataset.ignoreUrl;
-    if (report && !window.confirm(panel().dataset.reportConfirm)) return;
-    button.disabled = true;
-    fetch(url, {
-      method: "POST",
-      headers: { "X-CSRFToken": csrf(), "Content-Type": "application/x-www-form-urlencoded" },
-      body: "message=" + encodeURIComponent(id),
-      credentials: "same-origin",
-    }).then((r) => r.text()).then((text) => {
-      const said = document.getElementById("chat-said");
-      if (said) said.textContent = text;
-      button.disabled = false;
-    }, () => { button.disabled = false; });
+  chat.addEventListener("keydown", (e) => {
+    // Escape hands the keys back to the game (live.js ignores keys aimed at the chat).
+    if (e.key === "Escape" && e.target instanceof HTMLElement) {
+      e.target.blur();
+      e.preventDefault();
+    }
   });
-})();
+  chat.addEventListener("click", clicked);
+  seenUpTo = newest();
+  after();
+}
+
+// --- after every message (and at load) ----------------------------------------------------
+function after() {
+  restoreBox();
+  dress();
+  refused();
+  placeholder();
+  scroll();
+  unread();
+}
+
+function restoreBox() {
+  const box = input();
+  if (!kept || !box) return;
+  if (kept.text && !box.value) box.value = kept.text;
+  if (kept.focused) {
+    box.focus();
+    if (kept.start !== null) box.setSelectionRange(kept.start, kept.end);
+  }
+  kept = null;
+}
+
+// Own messages marked (their report and hide buttons go, by the stylesheet), times in
+// the reader's clock.
+function dress() {
+  const me = chat.dataset.me;
+  const list = log();
+  if (!list) return;
+  for (const item of list.querySelectorAll(".chat-msg:not([data-dressed])")) {
+    item.dataset.dressed = "";
+    if (me && item.dataset.author === me) {
+      item.classList.add("mine");
+      // It went through: no refusal is coming for it. (Another message of one's own may
+      // arrive between a send and its refusal: only this text's arrival settles it.)
+      const text = item.querySelector(".chat-text");
+      if (sent && text && text.textContent === sent.replace(/\s+/g, " ")) sent = "";
+    }
+    const time = item.querySelector("time");
+    if (time) time.textContent = localTime(time.getAttribute("datetime"), false);
+  }
+  const until = document.querySelector("[data-chat-until]");
+  if (until && !until.dataset.dressed) {
+    until.dataset.dressed = "";
+    until.textContent = localTime(until.getAttribute("datetime"), true);
+  }
+}
+function localTime(iso, withDay) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return iso;
+  const options = withDay ? { day: "numeric", month: "short", hour: "numeric", minute: "2-digit" }
+    : { hour: "numeric", minute: "2-digit" };
+  return when.toLocaleString(document.documentElement.lang || undefined, options);
+}
+
+// The box says where a message goes: the table, its spectators (the players do not see
+// it), or the lobby; it changes as the viewer sits or stands and games start and end.
+function placeholder() {
+  const box = input();
+  if (!box) return;
+  const panel = document.getElementById("seat-panel");
+  // A player who left the running game keeps the seat (lobby.selectors seat_and_status):
+  // the panel says 0 for them, and still marks the seat theirs.
+  const seated = Boolean(panel && (Number(panel.dataset.mySeat || 0) > 0 || panel.querySelector(".seat.mine")));
+  const room = roomOf({
+    lobby: box.hasAttribute("data-lobby"),
+    seated: seated,
+    running: Boolean(document.querySelector("#table-status .badge-running")),
+  });
+  chat.toggleAttribute("data-seated", seated);
+  const words = box.dataset["words" + room[0].toUpperCase() + room.slice(1)];
+  if (words && box.placeholder !== words) { box.placeholder = words; box.title = words; }
+  chat.dataset.room = room;
+  // The placeholder is cut short in a narrow box, and goes as one types: the spectators'
+  // room, which the players do not read, is said in a line of its own too.
+  const note = chat.querySelector("[data-chat-to]");
+  if (note) note.hidden = room !== "spectators";
+}
+
+// The newest line in view, unless the reader scrolled up to read; a new log (the socket
+// came back) starts at its newest line.
+function scroll() {
+  const list = log();
+  if (!list || !chat.open) return;
+  if (list !== shownLog) { shownLog = list; shownLast = null; following = true; }
+  if (list.lastElementChild === shownLast) return; // nothing new: no layout to ask for
+  shownLast = list.lastElementChild;
+  if (following) list.scrollTop = list.scrollHeight;
+}
+
+function newest() {
+  const list = log();
+  let top = 0;
+  if (list) for (const item of list.querySelectorAll(".chat-msg")) top = Math.max(top, messageNumber(item.id));
+  return top;
+}
+
+// Folded, the summary counts what came since the reader last looked; opened, it is read.
+function unread() {
+  const badge = chat.querySelector(".chat-unread");
+  if (chat.open) seenUpTo = Math.max(seenUpTo, newest());
+  const list = log();
+  const messages = list ? [...list.querySelectorAll(".chat-msg")].map((item) => ({
+    id: messageNumber(item.id), mine: item.classList.contains("mine") })) : [];
+  const count = chat.open ? 0 : unreadCount(messages, seenUpTo);
+  if (!badge || badge.dataset.count === String(count)) return;
+  badge.dataset.count = String(count);
+  badge.hidden = count === 0;
+  // The number on screen, the words for a screen reader.
+  const number = document.createElement("span");
+  number.setAttribute("aria-hidden", "true");
+  number.textContent = count > 99 ? "99+" : String(count);
+  const words = document.createElement("span");
+  words.className = "sr-only";
+  words.textContent = interpolate(ngettext("%s unread message", "%s unread messages", count), [count]);
+  badge.replaceChildren(number, words);
+}
+
+// --- writing ---------------------------------------------------------------------------
+function send(form) {
+  const box = form.querySelector("input[name=text]");
+  const text = box.value.trim();
+  if (!text) return;
+  if (!socket) {
+    // Nothing is lost: the text stays in the box, to send once the page is back.
+    said(gettext("Not connected: your message is still in the box. Send it again when the connection is back."),
+      "error");
+    return;
+  }
+  // The box empties at once, so a second Enter or click has nothing to send twice.
+  box.value = "";
+  sent = text;
+  said("", "");
+  socket.send(JSON.stringify({ intent: "say", text: text }));
+}
+
+// A refusal of a message: its reason under the box (not over the game), its text back in the box.
+function refused() {
+  const error = document.querySelector("#ws-error[data-code]");
+  if (!error || !isChatRefusal(error.dataset.code)) return;
+  said(error.textContent.trim(), "error");
+  const box = input();
+  if (box && sent) box.value = givenBack(box.value, sent);
+  sent = "";
+  const empty = document.createElement("div");
+  empty.id = "ws-error";
+  error.replaceWith(empty);
+}
+
+// --- the buttons -----------------------------------------------------------------------
+function clicked(e) {
+  const summary = e.target.closest("summary");
+  // Clicked, not reached with the keys: the keys that follow are the game's again.
+  if (summary && e.detail > 0) { summary.blur(); return; }
+  const submit = e.target.closest("[data-chat-form] button");
+  if (submit && e.detail > 0) { setTimeout(() => { const box = input(); if (box) box.focus(); }); return; }
+  const button = e.target.closest("[data-chat-report], [data-chat-ignore]");
+  if (!button) return;
+  if (e.detail > 0) button.blur();
+  const report = button.hasAttribute("data-chat-report");
+  const id = report ? button.dataset.chatReport : button.dataset.chatIgnore;
+  const url = report ? chat.dataset.reportUrl : chat.dataset.ignoreUrl;
+  if (report && !window.confirm(chat.dataset.reportConfirm)) return;
+  button.disabled = true;
+  fetch(url, {
+    method: "POST",
+    headers: { "X-CSRFToken": csrf(), "Content-Type": "application/x-www-form-urlencoded" },
+    body: "message=" + encodeURIComponent(id),
+    credentials: "same-origin",
+  }).then((r) => r.text().then((text) => said(text, r.ok ? "" : "error")))
+    .catch(() => said(gettext("That did not reach the server. Try again in a moment."), "error"))
+    .finally(() => { button.disabled = false; });
+}
+
+function csrf() {
+  try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
+  catch (err) { return ""; }
+}

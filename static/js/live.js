@@ -212,8 +212,11 @@
     if (window.confirm(button.dataset.confirm)) send({ intent: "forfeit" });
   });
 
+  // Keys aimed at a text field, or anywhere in the chat (its box, its buttons: Enter and
+  // Space work them there), are not the game's: every game's key handler asks this first.
   function typing(target) {
-    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+    return Boolean(target) && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)
+      || Boolean(target.closest && target.closest("[data-chat]")));
   }
 
   window.TableLive = {

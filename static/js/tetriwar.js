@@ -73,7 +73,11 @@
     const action = actionOf[norm(e.key)];
     if (action in HOLD) release(action);
   });
-  window.addEventListener("blur", () => { for (const action of [...held]) release(action); });
+  function releaseAll() { for (const action of [...held]) release(action); }
+  window.addEventListener("blur", releaseAll);
+  // A key held down as the chat's box takes the focus would let the piece slide on until
+  // the key comes up: from then on the keys are the box's, not the game's.
+  document.addEventListener("focusin", (e) => { if (live.typing(e.target)) releaseAll(); });
 
   window.TetriWarInput = { HOLD: HOLD, hold: hold, release: release, press: press, playing: playing };
 })();

@@ -35,6 +35,9 @@
       const button = padButton(e);
       if (!button || e.button > 0) return;
       e.preventDefault(); // no focus ring, no text selection, no emulated mouse
+      // A tap on the pad is back to the game: the chat's box lets go (and the phone's keyboard goes).
+      const focused = document.activeElement;
+      if (focused && focused !== document.body && live.typing(focused)) focused.blur();
       const hold = button.dataset.hold;
       if (hold) {
         // A touch captures its pointer until it lifts; let go, so that sliding off the
