@@ -14,7 +14,7 @@ Who writes where, decided here from the database and never by the page:
 A message is text only: cleaned here (``clean_text``: no control or direction
 characters, no pile of accents), escaped where rendered, links shown as text. Each
 room keeps its last ``settings.CHAT_HISTORY``; a page gets them as it loads and every
-time its socket (re)connects (``log_html``). A new message is rendered once, in the
+time its socket (re)connects (``arrival``). A new message is rendered once, in the
 site's language, and sent to the room's group; a socket that reads another language
 renders it again, once per message and language in its process (lobby/consumers.py).
 
@@ -117,15 +117,30 @@ def muted_until(user: User) -> datetime | None:
     return None
 
 
-def writer(player: PlayerRef | None, table_id: int | None) -> Writer:
-    """May ``player`` write in this room's chat, and where would it go?"""
+@dataclass(frozen=True)
+class Place:
+    """Where a viewer is: the table's status (None: no such table) and their seat there."""
+
+    status: str | None
+    seat: int | None
+
+
+def place_of(table_id: int, player: PlayerRef | None) -> Place:
+    status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+    seat = seat_and_status(table_id, player)[0] if status is not None else None
+    return Place(status, seat)
+
+
+def writer(player: PlayerRef | None, table_id: int | None, place: Place | None = None) -> Writer:
+    """May ``player`` write in this room's chat, and where would it go? (``place``: where
+    the viewer is at the table, if the caller knows it already.)"""
     room = Room.LOBBY
     if table_id is not None:
-        status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
-        if status is None or status == Table.Status.CLOSED:
+        place = place or place_of(table_id, player)
+        if place.status is None or place.status == Table.Status.CLOSED:
             return Writer("closed")
-        seat, running = seat_and_status(table_id, player)
-        room = Room.SPECTATORS if running and seat is None else Room.TABLE
+        running = place.status == Table.Status.RUNNING
+        room = Room.SPECTATORS if running and place.seat is None else Room.TABLE
     if player is None:
         return Writer("anon", room=room)
     if player.user_id is None:
@@ -238,11 +253,17 @@ def readable_rooms(table_id: int | None, seated: bool) -> list[str]:
     return [Room.TABLE] if seated else [Room.TABLE, Room.SPECTATORS]
 
 
-def history(table_id: int | None, player: PlayerRef | None) -> list[int]:
+def history(
+    table_id: int | None, player: PlayerRef | None, place: Place | None = None, hidden: set[str] | None = None
+) -> list[int]:
     """The ids of the messages a viewer reads, oldest first: each readable room's last
-    ``CHAT_HISTORY``, without the deleted and the hidden."""
-    seated = table_id is not None and seat_and_status(table_id, player)[0] is not None
-    hidden = ignored_keys(player)
+    ``CHAT_HISTORY``, without the deleted and the hidden (``place`` and ``hidden``, the
+    viewer's ``ignored_keys``, if the caller knows them already)."""
+    if table_id is not None and place is None:
+        place = place_of(table_id, player)
+    seated = place is not None and place.seat is not None
+    if hidden is None:
+        hidden = ignored_keys(player)
     ids: list[int] = []
     for room in readable_rooms(table_id, seated):
         rows = ChatMessage.objects.filter(table_id=table_id, room=room).order_by("-id")
@@ -270,13 +291,18 @@ def items_html(language: str, ids: list[int]) -> list[str]:
     return [_items[(language, pk)] for pk in ids if (language, pk) in _items]
 
 
-def log_html(language: str, table_id: int | None, player: PlayerRef | None, *, oob: bool = True) -> str:
-    """The viewer's whole log (and chat box), as a page shows it on arrival: pushed out of
-    band as a socket (re)connects, so that what it missed meanwhile is there."""
+def arrival(language: str, table_id: int | None, player: PlayerRef | None) -> tuple[str, frozenset[str]]:
+    """What a socket is sent as it (re)connects: the viewer's whole log and chat box, out
+    of band, so that what it missed meanwhile is there; and the tags of the writers the
+    viewer hides. Each thing asked of the database once (a reconnecting crowd pays it
+    for every socket)."""
+    place = place_of(table_id, player) if table_id is not None else None
+    hidden = ignored_keys(player)
     with translation.override(language):
-        context = {"chat_items": items_html(language, history(table_id, player)), "oob": oob}
-        log = render_to_string("lobby/chat.html#chat_log", context)
-        return log + (form_html(table_id, player) if oob else "")
+        items = items_html(language, history(table_id, player, place, hidden))
+        log = render_to_string("lobby/chat.html#chat_log", {"chat_items": items, "oob": True})
+        box = render_to_string("lobby/chat.html#chat_form", form_context(table_id, player, oob=True, place=place))
+    return log + box, frozenset(author_tag(key) for key in hidden)
 
 
 def form_html(table_id: int | None, player: PlayerRef | None, *, oob: bool = True) -> str:
@@ -291,11 +317,13 @@ def _urls() -> dict[str, str]:
             "report": reverse("lobby:chat_report"), "ignore": reverse("lobby:chat_ignore")}
 
 
-def form_context(table_id: int | None, player: PlayerRef | None, *, oob: bool = False) -> dict:
+def form_context(
+    table_id: int | None, player: PlayerRef | None, *, oob: bool = False, place: Place | None = None
+) -> dict:
     urls = _urls()
     page = reverse("lobby:table", args=[table_id]) if table_id is not None else urls["lobby"]
     return {
-        "writer": writer(player, table_id), "max_length": settings.CHAT_MAX_LENGTH, "oob": oob,
+        "writer": writer(player, table_id, place), "max_length": settings.CHAT_MAX_LENGTH, "oob": oob,
         "me": author_tag(player_key(player)) if player else "",
         "may_report": player is not None and player.user_id is not None,
         "urls": {**urls, "next": page},
@@ -314,10 +342,6 @@ def ignored_keys(player: PlayerRef | None) -> set[str]:
     if player is None or player.user_id is None:
         return set()
     return set(ChatIgnore.objects.filter(owner_id=player.user_id).values_list("author_key", flat=True))
-
-
-def ignored_tags(player: PlayerRef | None) -> set[str]:
-    return {author_tag(key) for key in ignored_keys(player)}
 
 
 def _message_for(message_id: int) -> ChatMessage:

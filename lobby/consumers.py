@@ -74,8 +74,8 @@ class ChatConsumer(SiteConsumer):
 
         def render() -> tuple[str, frozenset[str]]:
             head = before() if before is not None else ""
-            ignored = frozenset(chat.ignored_tags(self.player))
-            return head + chat.log_html(self.language, self.chat_table, self.player), ignored
+            html, ignored = chat.arrival(self.language, self.chat_table, self.player)
+            return head + html, ignored
 
         html, self.ignored = await database_sync_to_async(render)()
         await self.relay(html)
