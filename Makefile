@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`. Both install
 # everything they need on a fresh Debian machine (Python venv, packages, GNU gettext
-# for the translations, and for the tests Debian's Chromium), so nothing installed by
-# hand is assumed.
+# for the translations, and for the tests Debian's Chromium and nginx), so nothing
+# installed by hand is assumed.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test install install-dev chromium gettext messages lint rules
+.PHONY: run test install install-dev chromium nginx gettext messages lint rules
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,14 @@ chromium:
 	@if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/truetype/wqy ]; then \
 		echo "Installing Debian's Chromium and a CJK font for the browser tests…"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; \
+	fi
+
+# nginx, for the scale-out test behind the README's proxy (and bench/live.py --proxy
+# nginx). Only the program: the tests start an nginx of their own, never the service.
+nginx:
+	@if [ ! -x /usr/sbin/nginx ]; then \
+		echo "Installing Debian's nginx for the scale-out test behind a proxy…"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nginx >/dev/null; \
 	fi
 
 gettext:
@@ -59,7 +67,7 @@ run: install messages rules
 	DEBUG=true $(BIN)/python manage.py migrate --noinput
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install-dev chromium messages rules
+test: install-dev chromium nginx messages rules
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

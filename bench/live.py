@@ -2,7 +2,7 @@
 
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
-                         [--languages L] [--no-floor]
+                         [--proxy none|nginx] [--languages L] [--no-floor]
 
 Embedded (the default): starts one Daphne process (SQLite in a temporary file, the
 in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
@@ -14,6 +14,15 @@ the process hosting it, as the README's proxy does; with ``--workers W`` the tab
 hosted instead by W ``manage.py runworker game-host-…`` workers (K shards split over
 them, default K = W) and the sockets of one table alternate between the two Daphnes.
 It waits for every shard's heartbeat before playing.
+``--proxy nginx``: every socket and request goes through Debian's nginx instead, serving
+the README's site (config/nginx.py, bench/proxy.py: a master process of its own on a
+loopback port, one worker, its configuration and logs in the run's temporary
+directory), which routes a table's sockets to its host as operators run it; the
+Daphnes trust it (``TRUSTED_PROXIES=127.0.0.1``), so the per-address limits still see
+each table's own address. nginx's CPU is its own line (``proxy_cpu_s``), not the
+server's; ``proxy_sockets_to_host`` counts, from its access log, the table sockets it
+sent to the process hosting the table. The default, ``--proxy none``, connects each
+socket straight to its Daphne.
 Every server process gets its whole configuration from the environment the bench
 sets (``server_env``: ``DEBUG=false``, a random ``SECRET_KEY``,
 ``SECURE_SSL_REDIRECT=false``, ``ALLOWED_HOSTS``), so it runs the same whatever the
@@ -126,6 +135,7 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from functools import lru_cache  # noqa: E402
 from http.cookiejar import CookieJar  # noqa: E402
 
+from bench import proxy  # noqa: E402
 from games.tetriwar.ai import TetriWarAI, step  # noqa: E402
 from games.tetriwar.constants import HIDDEN_ROWS  # noqa: E402
 from games.tetriwar.engine import Game, Options, field  # noqa: E402
@@ -706,6 +716,7 @@ class Stats:
         self.window_s = 0.0
         self.cpu_s = 0.0
         self.cpu_by_process: list[float] = []
+        self.proxy_cpu_s = 0.0  # nginx's, with --proxy nginx
         self.client_cpu_s = 0.0
         self.rss_end_mb = 0.0
         self.tables_running_at_window = 0
@@ -1101,7 +1112,7 @@ class Room:
 
 
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int],
-                shards: int | None = None) -> Stats:
+                shards: int | None = None, proxy_pids: list[int] | None = None) -> Stats:
     """Connect every client (to its table's host, or alternating: Room), start
     every game, play for S seconds once every game runs, and measure the servers over
     that play window."""
@@ -1114,6 +1125,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     gc.collect()
     gc.freeze()
     each0, client0 = [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
+    proxy0 = cpu_seconds(proxy_pids or [])
     window.open(seconds)
     t0 = window.start
     lag = asyncio.create_task(loop_lag(window, stats))
@@ -1123,6 +1135,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.window_s = time.perf_counter() - t0
     stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
     stats.cpu_s = sum(stats.cpu_by_process)
+    stats.proxy_cpu_s = cpu_seconds(proxy_pids or []) - proxy0
     stats.client_cpu_s = cpu_of(os.getpid()) - client0
     stats.rss_end_mb = rss_mb(pids)
     await lag
@@ -1189,6 +1202,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0,
                         help="scale-out: host the tables in W runworker workers instead of the Daphnes")
     parser.add_argument("--redis-db", type=int, default=7, help="scale-out: the Redis database (flushed)")
+    parser.add_argument("--proxy", choices=("none", "nginx"), default="none",
+                        help="nginx: every socket and request through Debian's nginx serving the README's site")
     parser.add_argument("--keep", action="store_true", help="keep the server's database (SQLite) and logs")
     parser.add_argument("--no-floor", action="store_true",
                         help="do not run bench/floor.py (same tables, rate and seconds) after the live run")
@@ -1203,11 +1218,20 @@ def main() -> None:
         parser.error("--shards must be at least 1, --workers at least 0")
     if args.scale_out and args.workers > shards:
         parser.error(f"--workers {args.workers} needs at least as many shards (--shards {shards})")
+    if args.proxy == "nginx" and proxy.binary() is None:
+        parser.error("--proxy nginx: nginx is not installed (apt-get install -y nginx)")
+    if args.proxy == "nginx" and args.scale_out and not args.workers:
+        try:
+            proxy.site_config.socket_map(shards, 2)
+        except ValueError as err:
+            parser.error(f"--proxy nginx: {err}")
     OPTIONS["minutes"] = args.minutes
 
     signal.signal(signal.SIGTERM, _terminated)
     tmp = tempfile.mkdtemp(prefix="tetriwar-bench-")
     servers = Servers(tmp)
+    nginx = None
+    routes = (0, 0)  # table sockets nginx sent to their host, of all it logged
     scratch = ScratchDatabase() if args.scale_out else None
     redis_url = f"redis://127.0.0.1:6379/{args.redis_db}" if args.scale_out else ""
     try:
@@ -1215,6 +1239,8 @@ def main() -> None:
             scratch.create()
             flush_redis(redis_url)
         env = server_env(tmp, database_url=scratch.url if scratch else "", redis_url=redis_url, shards=shards)
+        if args.proxy == "nginx":
+            env["TRUSTED_PROXIES"] = "127.0.0.1"  # nginx, whose X-Forwarded-For names each table's address
         setups = prepare(args.tables, env, languages)
         ports = [free_port() for _ in range(2 if args.scale_out else 1)]
         hosting = args.scale_out and not args.workers  # the Daphnes host the tables
@@ -1235,16 +1261,30 @@ def main() -> None:
             wait_for_heartbeats(shards, since, servers)
         for port in ports:
             warm_up(f"http://127.0.0.1:{port}")
+        client_ports, routed = ports, shards if hosting else None
+        if args.proxy == "nginx":
+            nginx = proxy.Nginx(os.path.join(tmp, "nginx"), [f"127.0.0.1:{port}" for port in ports],
+                                shards if hosting else 0, preexec_fn=die_with_parent)
+            nginx.start()
+            warm_up(nginx.base)
+            client_ports, routed = [nginx.port], None  # nginx routes each socket
         rss_base = rss_mb(servers.pids)
         stats = asyncio.run(drive(
-            setups, ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids,
-            shards if hosting else None,
+            setups, client_ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids,
+            routed, nginx.pids if nginx else None,
         ))
         servers.check()
+        if nginx:
+            nginx.check()
     except BaseException:
         servers.dump_logs()
+        if nginx:
+            sys.stderr.write(f"--- nginx errors ---\n{nginx.errors()}")
         raise
     finally:
+        if nginx:
+            nginx.stop()  # its access log is complete once it has stopped
+            routes = nginx.socket_routes()
         servers.stop()
         try:
             if scratch is not None:
@@ -1259,11 +1299,14 @@ def main() -> None:
     floor = {} if args.no_floor else run_floor(args.tables, args.seconds, args.rate, args.seed)
 
     print(f"mode: {'scale-out' if args.scale_out else 'embedded'}")
+    print(f"proxy: {args.proxy}")
     print(f"server_processes: {len(servers.pids)}")
     if args.scale_out:
         print(f"shards: {shards}")
         print(f"workers: {args.workers}")
         print(f"sockets_routed_to_host: {str(hosting).lower()}")
+    if nginx and hosting:
+        print(f"proxy_sockets_to_host: {routes[0]} of {routes[1]}")
     print(f"languages: {','.join(languages)}")
     print(f"seconds: {args.seconds}")
     print(f"minutes_per_game: {args.minutes}")
@@ -1294,6 +1337,10 @@ def main() -> None:
     print(f"server_cpu_s: {stats.cpu_s:.2f}")
     print("server_cpu_s_by_process: " + " ".join(
         f"{name}={cpu:.2f}" for name, cpu in zip(servers.names, stats.cpu_by_process, strict=False)))
+    if nginx:
+        print(f"proxy_cpu_s: {stats.proxy_cpu_s:.2f}")
+        if stats.window_s > 0 and args.tables:
+            print(f"proxy_cpu_s_per_table_minute: {stats.proxy_cpu_s / (args.tables * stats.window_s / 60):.3f}")
     print(f"client_cpu_s: {stats.client_cpu_s:.2f}")
     print(f"server_rss_mb_baseline: {rss_base:.1f}")
     print(f"server_rss_mb_end: {stats.rss_end_mb:.1f}")

@@ -1,0 +1,219 @@
+"""Scale-out as operators run it: Debian's nginx, serving the site config/nginx.py
+writes (the README's), in front of two Daphne processes each hosting one of two
+shards, on PostgreSQL and Redis. Every request and socket of these tests goes through
+nginx: a table's sockets reach the process hosting the table, a game is played and
+saved once, the lobby's page and its static files come from either process, and the
+Daphnes see the client's address, not nginx's.
+
+Skips without nginx (/usr/sbin/nginx), PostgreSQL (127.0.0.1:5432) or Redis
+(127.0.0.1:6379), except under CI=true, where it must run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import re
+import time
+import urllib.parse
+from http.cookies import SimpleCookie
+
+import pytest
+
+from bench.proxy import Nginx, binary
+from tests.needs import need
+from tests.services.test_scale_out import assert_saved_once, receive_until, running_cluster
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    need(binary() is not None, "nginx is not installed at /usr/sbin/nginx (apt-get install -y nginx)")
+    tmp = tmp_path_factory.mktemp("nginx")
+    # The Daphnes believe nginx's X-Forwarded-For (it connects from 127.0.0.1), as the
+    # README's "Behind a proxy" asks.
+    with running_cluster(tmp, GAME_HOST_SHARDS="2", TRUSTED_PROXIES="127.0.0.1") as cluster:
+        cluster.daphne("s0", HOSTED_SHARDS="0")
+        cluster.daphne("s1", HOSTED_SHARDS="1")
+        for name in ("s0", "s1"):
+            cluster.wait_for_heartbeat(name)
+        proxy = Nginx(tmp / "proxy", [f"127.0.0.1:{cluster.ports[n]}" for n in ("s0", "s1")], shards=2)
+        proxy.start()
+        cluster.proxy = proxy
+        try:
+            yield cluster
+        finally:
+            proxy.stop()
+
+
+def host_of(table: int) -> tuple[str, str]:
+    """The Daphne hosting the table (table id % 2 shards), and the other one."""
+    return ("s0", "s1") if table % 2 == 0 else ("s1", "s0")
+
+
+# --- a browser, through nginx ----------------------------------------------------------
+
+
+def request(cluster, method: str, path: str, cookie: str = "", *, data: dict | None = None,
+            source: str = "127.0.0.1", headers: dict | None = None) -> tuple[int, str, SimpleCookie]:
+    """One request to nginx from ``source`` (a loopback address), as a browser sends it."""
+    conn = http.client.HTTPConnection("127.0.0.1", cluster.proxy.port, timeout=30, source_address=(source, 0))
+    body = urllib.parse.urlencode(data).encode() if data is not None else None
+    sent = {"Cookie": cookie, **(headers or {})}
+    if body is not None:
+        sent["Content-Type"] = "application/x-www-form-urlencoded"
+    try:
+        conn.request(method, path, body=body, headers=sent)
+        response = conn.getresponse()
+        cookies = SimpleCookie()
+        for value in response.headers.get_all("Set-Cookie") or []:
+            cookies.load(value)
+        return response.status, response.read().decode(), cookies
+    finally:
+        conn.close()
+
+
+def post(cluster, path: str, cookie: str, data: dict | None = None, *, source: str = "127.0.0.1",
+         headers: dict | None = None) -> None:
+    """Press a button of the table's page through nginx, with its CSRF token, as htmx does."""
+    status, _page, cookies = request(cluster, "GET", "/lobby/", cookie, source=source)
+    assert status == 200
+    token = cookies["csrftoken"].value
+    status, body, _ = request(
+        cluster, "POST", path, f"{cookie}; csrftoken={token}",
+        data={"csrfmiddlewaretoken": token, **(data or {})}, source=source,
+        headers={"Origin": cluster.proxy.base, "HX-Request": "true", **(headers or {})},
+    )
+    assert status == 200 and "message error" not in body, (status, body[-2000:])
+
+
+async def connect(cluster, table: int, cookie: str, origin: str | None = None):
+    import websockets
+
+    return await websockets.connect(
+        f"ws://127.0.0.1:{cluster.proxy.port}/ws/table/{table}/",
+        additional_headers={"Cookie": cookie, "Origin": origin or cluster.proxy.base},
+        proxy=None,
+    )
+
+
+def open_sockets(cluster, server: str) -> float:
+    """The sockets open in one Daphne, from its own /metrics (each process counts its own)."""
+    conn = http.client.HTTPConnection("127.0.0.1", cluster.ports[server], timeout=10)
+    try:
+        conn.request("GET", "/metrics")
+        text = conn.getresponse().read().decode()
+    finally:
+        conn.close()
+    return float(re.search(r"^tetriwar_open_websockets (\S+)$", text, re.M).group(1))
+
+
+async def sockets_settle(cluster, expected: dict[str, int]) -> None:
+    """Until each Daphne has the expected sockets open (a closed one goes in a moment)."""
+    deadline = time.monotonic() + 10
+    while True:
+        seen = {name: open_sockets(cluster, name) for name in expected}
+        if seen == expected or time.monotonic() > deadline:
+            assert seen == expected
+            return
+        await asyncio.sleep(0.1)
+
+
+def logged(cluster, uri: str, count: int) -> list[str]:
+    """The Daphnes nginx sent the requests for ``uri`` to, from its access log, once it
+    names ``count`` of them (it writes a line once the response has gone, a socket's
+    once it has closed), or after 10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        upstreams = [u for _c, _m, logged_uri, _s, u in cluster.proxy.requests() if logged_uri == uri]
+        if len(upstreams) >= count or time.monotonic() > deadline:
+            return upstreams
+        time.sleep(0.1)
+
+
+# --- the tests --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["even", "odd"])
+def test_a_tables_sockets_reach_its_host_and_a_game_is_played_through_nginx(cluster, name):
+    # An even table and an odd one, so that each Daphne is the host once (the ids run
+    # on from the other tests': the next one has the other parity).
+    setup = cluster.setup_table(f"nginx_{name}")
+    if setup["table"] % 2 != ("even", "odd").index(name):
+        setup = cluster.setup_table(f"nginx_{name}_next")
+    table = setup["table"]
+    assert table % 2 == ("even", "odd").index(name)
+    home, away = host_of(table)
+
+    async def play():
+        a = await connect(cluster, table, setup["cookies"][0])
+        b = await connect(cluster, table, setup["cookies"][1])
+        watcher = await connect(cluster, table, setup["cookies"][2])
+        # All three in the process hosting the table, none in the other.
+        await sockets_settle(cluster, {home: 3, away: 0})
+        await asyncio.to_thread(post, cluster, f"/lobby/table/{table}/start/", setup["cookies"][0])
+        for ws in (a, b, watcher):
+            await receive_until(ws, "data-remaining-ms", timeout=15)
+        await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+        for ws in (a, b, watcher):
+            assert 'id="board-1-row-19"' in await receive_until(ws, r"a1:1\b")
+        await b.send(json.dumps({"intent": "left", "seq": 1}))
+        for ws in (a, b, watcher):
+            await receive_until(ws, r"a2:1\b")
+        # One of the two leaves: only one side remains, so the game ends, saved once.
+        await a.send(json.dumps({"intent": "forfeit"}))
+        for ws in (a, b, watcher):
+            assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
+        for ws in (a, b, watcher):
+            await ws.close()
+
+    asyncio.run(play())
+    assert_saved_once(cluster, setup, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])
+    home_address = f"127.0.0.1:{cluster.ports[home]}"
+    assert logged(cluster, f"/ws/table/{table}/", 3) == [home_address] * 3
+
+
+def test_a_socket_from_a_page_of_another_origin_is_refused_through_nginx(cluster):
+    """nginx forwards the browser's Host, so the Origin check compares with the
+    address the browser used (nginx's), not a Daphne's."""
+    import websockets
+
+    setup = cluster.setup_table("nginx_origin")
+    direct = cluster.url("s0")  # a Daphne's own address is not the site's, behind nginx
+
+    async def refused():
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refusal:
+            await connect(cluster, setup["table"], setup["cookies"][2], origin=direct)
+        assert refusal.value.response.status_code == 403
+        ws = await connect(cluster, setup["table"], setup["cookies"][2])
+        await receive_until(ws, 'id="chat-log"')
+        await ws.close()
+
+    asyncio.run(refused())
+
+
+def test_the_lobby_and_its_static_files_come_through_nginx_from_either_process(cluster):
+    before = len(logged(cluster, "/lobby/", 0))
+    pages = [request(cluster, "GET", "/lobby/") for _ in range(2)]  # round robin: one from each Daphne
+    for status, page, _cookies in pages:
+        assert status == 200 and 'id="lobby-live"' in page
+    assert set(logged(cluster, "/lobby/", before + 2)[before:]) == {
+        f"127.0.0.1:{cluster.ports[n]}" for n in ("s0", "s1")
+    }
+    stylesheet = re.search(r'<link rel="stylesheet" href="(/static/[^"]+)"', pages[0][1]).group(1)
+    status, css, _cookies = request(cluster, "GET", stylesheet)
+    assert status == 200 and "{" in css
+
+
+def test_the_daphnes_see_the_clients_address_not_nginxs(cluster):
+    """A seat taken through nginx records the browser's address (the same-IP rule and
+    every per-address limit count it), even under a forged X-Forwarded-For."""
+    setup = cluster.setup_table("nginx_address")
+    table = setup["table"]
+    post(cluster, f"/lobby/table/{table}/stand/", setup["cookies"][1], source="127.0.0.8")
+    post(cluster, f"/lobby/table/{table}/sit/", setup["cookies"][2], {"seat": "2"}, source="127.0.0.9",
+         headers={"X-Forwarded-For": "203.0.113.7"})
+    seats = cluster.query("select number, user_id, host(ip) from lobby_seat where table_id = %s order by number", table)
+    assert seats[1] == (2, setup["users"][2], "127.0.0.9")
