@@ -1,7 +1,7 @@
 """Abuse: hostile clients beside honest live tables, one attack at a time.
 
     python bench/abuse.py [--tables N] [--seconds S] [--attacks flood,nested,…] [--rate R]
-                          [--seed S] [--bot-level L] [--keep]
+                          [--seed S] [--bot-level L] [--keep] [--server-cpus CPUS] [--client-cpus CPUS]
 
 Starts the embedded server as ``bench/live.py`` does (one Daphne process, SQLite in a
 temporary file, the in-memory layer, its whole configuration from the environment,
@@ -12,7 +12,11 @@ First a quiet window of S seconds (default 30) measures the honest tables alone
 (``quiet_p99_ms``); then each attack runs for S seconds beside them, one at a time,
 from an address of its own (127.0.66.<k>, k = 1, 2, … in the order given), in a
 process of its own (so that it does not slow the honest clients' event loop, only
-the machine), followed by a few seconds to settle.
+the machine), followed by a few seconds to settle. The server runs on
+``--server-cpus``, the honest client and every attack process on ``--client-cpus``
+(``bench/machine.py``: by default the first half of the machine's CPUs and the rest,
+on a 2-core machine CPU 0 and CPU 1), each attack process at the lowest priority
+(nice 19), so that an attacker cannot starve the honest client of its CPUs.
 
 The attacks, as a hostile client would make them; like one, an attacker whose socket
 the server closes (or refuses) opens another after 0.2 s, until its S seconds are up:
@@ -52,12 +56,12 @@ the server closes (or refuses) opens another after 0.2 s, until its S seconds ar
   emoji as a message holds, emoji sequences, empty and white space only. Half of the
   writers send as fast as they can, the other half just under their frame budget
   (0.9 × settings.WS_FRAMES_PER_SECOND) so that the edge keeps their sockets open and
-  the chat's own budgets alone hold them back. Its process runs at the lowest
-  priority (nice 19). ``chat_sent`` is the frames they sent; ``chat_refused`` the
-  refusals by code (CHAT_FLOOD, MUTED, CHAT_TOO_LONG, CHAT_EMPTY; FLOOD: the socket
-  closed by the edge; FRAME_TOO_LARGE: the 1000 characters, refused at the edge; any
-  other code after them); ``chat_written`` the messages the server wrote (from the
-  database's last message id, which counts past a room's trimmed history) beside
+  the chat's own budgets alone hold them back. ``chat_sent`` is the frames they sent;
+  ``chat_refused`` the refusals by code (CHAT_FLOOD, MUTED, CHAT_TOO_LONG, CHAT_EMPTY;
+  FLOOD: the socket closed by the edge; FRAME_TOO_LARGE: the 1000 characters, refused
+  at the edge; any other code after them); ``chat_written`` the messages the server
+  wrote (from the database's last message id, which counts past a room's trimmed
+  history) beside
   ``chat_written_bound``, the most the budgets allow over the attack (a writer
   CHAT_BURST then CHAT_PER_MINUTE, an address CHAT_ADDRESS_BURST then
   CHAT_ADDRESS_PER_MINUTE; the flood mutes, after CHAT_STRIKES refusals, keep it
@@ -85,9 +89,16 @@ during it, out of those tried; the ways follow in brackets) and
 ``<attack>_tracebacks`` (new ``Traceback`` lines in the server's log, through the
 settling time), with a few lines of the attack's own, and ``<attack>_server_cpu_s`` and
 ``<attack>_attacker_cpu_s`` (CPU seconds of each during the attack: the attacker shares
-the machine's cores with the server and the honest clients, so a costly attack also
-slows the tables that way). At the end ``tracebacks_total``
-and, last, the headline ``worst_p99_ratio``.
+the client's CPUs with the honest tables, so a costly attack can still slow their
+client), and ``<attack>_others_cpu_s`` (``quiet_others_cpu_s`` for the quiet window):
+the CPU of every process on the machine not the bench's own (it, its server, its
+attackers; kernel threads apart), from ``/proc``. Then, over the whole run,
+``server_cpus``, ``client_cpus``, ``server_cpu_s``, ``client_cpu_s`` (the honest client
+and the attackers), ``others_cpu_s``, ``others_top`` (the busiest of them),
+``kernel_cpu_s``, ``load_avg_1m`` and ``disturbed_windows`` (the windows where others
+took more than a tenth of a core). At the end ``tracebacks_total``, the headline
+``worst_p99_ratio`` and, last, ``disturbed``: ``yes`` when any window was, so that its
+ratios are not the server's alone.
 
 The server is expected to defend itself with a frame budget per player (over it: an
 error frame ``data-code="FLOOD"``, then close code 4008), per-address caps on sockets
@@ -120,6 +131,7 @@ import sqlite3  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
+from bench import machine  # noqa: E402
 from bench.live import (  # noqa: E402
     ACK_TIMEOUT,
     ERROR_CODE,
@@ -714,7 +726,6 @@ async def chat(attack: Attack) -> dict:
     they can, half just under their frame budget (so that the edge keeps their sockets
     and only the chat's budget holds them back). A socket the server closes, or a
     handshake it refuses, is tried again after 0.2 s."""
-    os.nice(19)  # the lowest priority: its three dozen sockets' work is the bench's, not the server's
     spec = attack.config["chat"]
     tables = attack.config["tables"]
     frames = [say_frame(text) for text in chat_texts(spec["max_length"])]
@@ -771,6 +782,9 @@ ATTACK_RUNNERS = {
 
 
 async def attack_main(name: str, config: dict) -> dict:
+    # The lowest priority, on the client CPUs (inherited from the bench): an attacker
+    # that wants more than its share of them must not starve the honest client.
+    os.nice(19)
     attack = Attack(config)
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, attack.stop.set)
     outcome: dict = {}
@@ -904,9 +918,11 @@ class Server:
         return self._read(database_fds, self.pid, self.db_path)
 
 
-async def run_attack(name: str, index: int, config: dict, server: Server, tmp: str) -> dict:
+async def run_attack(name: str, index: int, config: dict, server: Server, tmp: str,
+                     sampler: machine.Machine) -> dict:
     """One attack in a process of its own, watched: the server's memory (stopped past
-    the cap), then its threads, database connections and new tracebacks."""
+    the cap), then its threads, database connections and new tracebacks; and what
+    every other process on the machine used meanwhile."""
     config = {**config, "address": f"127.0.66.{index + 1}"}
     chat_spec = config["chat"]
     usernames = [writer["username"] for writer in chat_spec["writers"]]
@@ -914,6 +930,7 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
     tracebacks_before = tracebacks(server.log_path)
     rss_before = server.rss()
     cpu_before = server.cpu()
+    machine_before = sampler.mark()
     started = time.perf_counter()
     with open(os.path.join(tmp, f"attack-{name}.log"), "w") as log:
         child = await asyncio.create_subprocess_exec(
@@ -942,6 +959,7 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
             await child.wait()
         raw = await output
     ended = time.perf_counter()
+    machine_reading = sampler.between(machine_before, sampler.mark())
     rss_after = server.rss()
     cpu_after = server.cpu()
     lines = raw.decode(errors="replace").strip().splitlines()
@@ -953,7 +971,7 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
     result.update(
         window=(result.get("start", started), result.get("end", ended)),
         rss_growth_mb=rss_after - rss_before, rss_peak_mb=peak, rss_capped=capped,
-        server_cpu_s=cpu_after - cpu_before,
+        server_cpu_s=cpu_after - cpu_before, machine=machine_reading,
         threads_after=server.threads(), db_connections_after=server.db_connections(),
         tracebacks=tracebacks(server.log_path) - tracebacks_before, server_alive=server.alive,
     )
@@ -971,7 +989,8 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
     return result
 
 
-async def run(args, port: int, server: Server, setups: list[dict], attack_tables: dict, tmp: str):
+async def run(args, port: int, server: Server, setups: list[dict], attack_tables: dict, tmp: str,
+              sampler: machine.Machine):
     room = Room(setups, [port], rate=args.rate, seed=args.seed, level=args.bot_level, cycle=True)
     await room.open()
     gc.collect()
@@ -980,17 +999,20 @@ async def run(args, port: int, server: Server, setups: list[dict], attack_tables
     lag = asyncio.create_task(loop_lag(room.window, room.stats))
     config = {"port": port, "seconds": args.seconds, "tables": [setup["table"] for setup in setups],
               **attack_tables}
+    machine_start = sampler.start()
     quiet_start = time.perf_counter()
     quiet_rss = server.rss()
     await asyncio.sleep(args.seconds)
     quiet = {"window": (quiet_start, time.perf_counter()), "rss_growth_mb": server.rss() - quiet_rss,
-             "threads_after": server.threads(), "db_connections_after": server.db_connections()}
+             "threads_after": server.threads(), "db_connections_after": server.db_connections(),
+             "machine": sampler.between(machine_start, sampler.mark())}
     results = {}
     for index, name in enumerate(args.attacks):
         if not server.alive:
             break
-        results[name] = await run_attack(name, index, config, server, tmp)
+        results[name] = await run_attack(name, index, config, server, tmp, sampler)
     room.window.close()
+    quiet["machine_overall"] = sampler.between(machine_start, sampler.stop())
     await lag
     await room.close()
     quiet["tracebacks_total"] = tracebacks(server.log_path)
@@ -1015,7 +1037,8 @@ def p99_with_timeouts(values: list[float], timeouts: int) -> float:
     return percentile(values + [ACK_TIMEOUT * 1000] * timeouts, 0.99)
 
 
-def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: float) -> None:
+def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: float, cpus: machine.Split,
+           server_pid: int) -> None:
     def latencies(window: tuple[float, float]) -> list[float]:
         return stats.latencies.between(*window)
 
@@ -1043,7 +1066,10 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     print(f"quiet_threads: {quiet['threads_after']}")
     print(f"quiet_db_connections: {quiet['db_connections_after']}")
     print(f"quiet_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*quiet['window']), 0.99):.2f}")
+    print(f"quiet_others_cpu_s: {quiet['machine'].others_cpu_s:.2f}")
     print(f"quiet_p99_ms: {quiet_p99:.2f}")
+    # The ratios compare windows: any of them disturbed, and they do not hold.
+    disturbed = ["quiet"] if quiet["machine"].disturbed else []
     worst, worst_name = float("nan"), ""
     for name in attacks:
         result = results.get(name)
@@ -1074,6 +1100,10 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         print(f"{name}_rss_peak_mb: {result['rss_peak_mb']:.1f}")
         print(f"{name}_server_cpu_s: {result['server_cpu_s']:.1f}")
         print(f"{name}_attacker_cpu_s: {result.get('cpu_s', float('nan')):.1f}")
+        if result.get("machine") is not None:
+            print(f"{name}_others_cpu_s: {result['machine'].others_cpu_s:.2f}")
+            if result["machine"].disturbed:
+                disturbed.append(name)
         print(f"{name}_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*result['window']), 0.99):.2f}")
         # Without the attack's first seconds, when its sockets connect all at once: tells a
         # storm of handshakes (what churn and pages are) from what the attack's frames cost.
@@ -1086,9 +1116,23 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         print(f"{name}_db_connections_after: {result['db_connections_after']}")
         print(f"{name}_attackers_closed: {closed_line(result)}")
         print(f"{name}_tracebacks: {result['tracebacks']}")
+    overall = quiet["machine_overall"]  # from the quiet window's start to the last attack's settling
+    for line in cpus.lines():
+        print(line)
+    server_cpu_s = overall.cpu_of([server_pid])
+    print(f"server_cpu_s: {server_cpu_s:.2f}")
+    print(f"client_cpu_s: {overall.ours_cpu_s - server_cpu_s:.2f} (the honest client and the attackers)")
+    print(f"others_cpu_s: {overall.others_cpu_s:.2f}")
+    print(f"others_top: {overall.others_top()}")
+    print(f"kernel_cpu_s: {overall.kernel_cpu_s:.2f}")
+    print(f"load_avg_1m: {overall.load_avg_1m:.2f}")
+    if overall.disturbed and not disturbed:
+        disturbed.append("overall")
+    print(f"disturbed_windows: {','.join(disturbed) or 'none'}")
     print(f"tracebacks_total: {quiet['tracebacks_total']}")
     print(f"worst_attack: {worst_name or 'none'}")
     print(f"worst_p99_ratio: {worst:.2f}")
+    print(f"disturbed: {'yes' if disturbed else 'no'}")  # last: whether the figures above hold
 
 
 def attack_lines(name: str, result: dict) -> list[str]:
@@ -1162,7 +1206,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-level", choices=("easy", "medium", "hard"), default="medium")
     parser.add_argument("--keep", action="store_true", help="keep the server's database and logs")
+    machine.add_arguments(parser)
     args = parser.parse_args()
+    cpus = machine.split_from(parser, args)
     args.attacks = [name.strip() for name in args.attacks.split(",") if name.strip()]
     unknown = [name for name in args.attacks if name not in ATTACKS]
     if unknown:
@@ -1171,8 +1217,11 @@ def main() -> None:
         parser.error("--tables must be at least 1")
 
     signal.signal(signal.SIGTERM, _terminated)
+    # The honest client and (inherited) every attack process on the client CPUs; the
+    # server takes the server CPUs as it starts (Servers).
+    machine.pin(os.getpid(), cpus.client)
     tmp = tempfile.mkdtemp(prefix="tetriwar-abuse-")
-    servers = Servers(tmp)
+    servers = Servers(tmp, cpus.server)
     try:
         env = server_env(tmp)
         django_setup(env)
@@ -1185,7 +1234,7 @@ def main() -> None:
         warm_up(f"http://127.0.0.1:{port}")
         server = Server(servers, env["SQLITE_NAME"])
         rss_start = server.rss()
-        stats, quiet, results = asyncio.run(run(args, port, server, setups, attack_tables, tmp))
+        stats, quiet, results = asyncio.run(run(args, port, server, setups, attack_tables, tmp, machine.Machine()))
     except BaseException:
         servers.dump_logs()
         raise
@@ -1195,7 +1244,7 @@ def main() -> None:
             print(f"kept: {tmp}", file=sys.stderr)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    report(stats, quiet, results, args.attacks, rss_start)
+    report(stats, quiet, results, args.attacks, rss_start, cpus, server.pid)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The floor under bench/live.py: the same traffic through Daphne with no site behind it.
 
     python bench/floor.py [--tables N] [--seconds S] [--rate R] [--bytes B] [--ticks T]
+                          [--server-cpus CPUS] [--client-cpus CPUS]
 
 Starts one Daphne process serving ``bench/floor_app.py``, a bare ASGI application (no
 Django, no Channels: a dict of tables and a loop over their sockets), and drives it
@@ -14,8 +15,15 @@ than this; what this costs, the site cannot go below with Daphne. The server get
 environment ``bench/live.py`` gives the site's (``server_env``): the site's transport
 (``config/transport.py``) takes its limits from the site's settings.
 
+The server runs on ``--server-cpus`` and this process, the load, on ``--client-cpus``
+(``bench/machine.py``; by default as ``bench/live.py``'s, which passes its own split);
+over the window every other process on the machine is read from ``/proc``
+(``others_cpu_s``, ``others_top``, ``load_avg_1m``).
+
 Prints ``name: value`` lines, ending with ``tables``, ``p50_ms``, ``p99_ms`` (frame →
-the sender's own broadcast) and ``server_cpu_s_per_table_minute``.
+the sender's own broadcast), ``server_cpu_s_per_table_minute`` and, last,
+``disturbed`` (``yes`` when other processes took more than a tenth of a core over the
+window).
 """
 
 from __future__ import annotations
@@ -39,7 +47,16 @@ import time  # noqa: E402
 
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from bench.live import cpu_seconds, free_port, percentile, rss_mb, server_env, source_address  # noqa: E402
+from bench import machine  # noqa: E402
+from bench.live import (  # noqa: E402
+    cpu_seconds,
+    die_with_parent,
+    free_port,
+    percentile,
+    rss_mb,
+    server_env,
+    source_address,
+)
 
 ACK = re.compile(r"^<!--v\d+ a(\d+):(\d+)")
 
@@ -120,7 +137,10 @@ def main() -> None:
     parser.add_argument("--bytes", type=int, default=237, help="size of one broadcast")
     parser.add_argument("--ticks", type=float, default=2.0, help="broadcasts a second per table that no frame caused")
     parser.add_argument("--seed", type=int, default=1)
+    machine.add_arguments(parser)
     args = parser.parse_args()
+    cpus = machine.split_from(parser, args)
+    machine.pin(os.getpid(), cpus.client)  # the load generator; the server takes its CPUs as it starts
 
     port = free_port()
     # The site's transport (config/transport.py) reads its limits from the site's
@@ -133,6 +153,7 @@ def main() -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.floor_app:application"],
         env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        preexec_fn=machine.pin_at_exec(cpus.server, then=die_with_parent) if sys.platform.startswith("linux") else None,
     )
     try:
         import socket
@@ -144,11 +165,14 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         rss0 = rss_mb([server.pid])
+        sampler = machine.Machine()
+        machine_start = sampler.start()
         cpu0 = cpu_seconds([server.pid])
         started = time.monotonic()
         lat, counts = asyncio.run(drive(port, args.tables, args.seconds, args.rate, args.seed))
         window = time.monotonic() - started
         cpu = cpu_seconds([server.pid]) - cpu0
+        reading = sampler.between(machine_start, sampler.stop())
         rss = rss_mb([server.pid])
     except BaseException:
         log.flush()
@@ -166,12 +190,20 @@ def main() -> None:
     print(f"updates_seen_by_spectators: {counts['spectator_updates']}")
     print(f"sockets_dropped: {counts['dropped']}")
     print(f"window_s: {window:.1f}")
+    for line in cpus.lines():
+        print(line)
     print(f"server_cpu_s: {cpu:.2f}")
+    print(f"client_cpu_s: {reading.cpu_of([os.getpid()]):.2f}")
+    print(f"others_cpu_s: {reading.others_cpu_s:.2f}")
+    print(f"others_top: {reading.others_top()}")
+    print(f"kernel_cpu_s: {reading.kernel_cpu_s:.2f}")
+    print(f"load_avg_1m: {reading.load_avg_1m:.2f}")
     print(f"server_rss_mb_per_table: {(rss - rss0) / args.tables:.2f}")
     print(f"tables: {args.tables}")
     print(f"p50_ms: {percentile(lat, 0.50):.2f}")
     print(f"p99_ms: {percentile(lat, 0.99):.2f}")
     print(f"server_cpu_s_per_table_minute: {cpu / args.tables / (window / 60):.3f}")
+    print(f"disturbed: {'yes' if reading.disturbed else 'no'}")  # last: whether the figures above hold
 
 
 if __name__ == "__main__":

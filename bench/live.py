@@ -2,7 +2,8 @@
 
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
-                         [--proxy none|nginx] [--languages L] [--no-floor]
+                         [--proxy none|nginx] [--languages L] [--no-floor] [--server-cpus CPUS]
+                         [--client-cpus CPUS]
 
 Embedded (the default): starts one Daphne process (SQLite in a temporary file, the
 in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
@@ -94,12 +95,28 @@ were up (and had answered one page each) and before any client connected, per ta
 sampled every 10 s, over the second half of the window (with ``--cycle`` and a long
 window: does anything leak as games end and start?).
 
-After the servers stop, ``bench/floor.py`` runs at the same table count, rate and
-seconds (``--no-floor`` skips it), so that ``floor_p99_ms`` (Daphne with no site
-behind it, on the machine as it is at that moment) is read next to the live p99s.
+The servers and the load generator run on CPUs of their own (``bench/machine.py``):
+every server process the bench starts (Daphnes, workers) on ``--server-cpus``, the
+bench's own process (the bots, their sockets) on ``--client-cpus``; by default the
+first half of the machine's CPUs and the rest, on a 2-core machine CPU 0 and CPU 1
+(``server_cpus``, ``client_cpus``; on one CPU both share it and the line says so).
+In scale-out the machine's PostgreSQL and Redis, which the bench does not start, are
+not pinned (``services_pinned: no``); their work for the bench (the Redis server, the
+scratch database's backends) is ``services_cpu_s``. Over the play window the bench
+reads every process on the machine from ``/proc``: ``others_cpu_s`` is the CPU of every
+process not the bench's own (not it, its servers, or those services; kernel threads
+apart, ``kernel_cpu_s``), ``others_top`` the busiest of them, ``load_avg_1m`` the load
+at the window's end.
+
+After the servers stop, ``bench/floor.py`` runs at the same table count, rate, seconds
+and CPU split (``--no-floor`` skips it), so that ``floor_p99_ms`` (Daphne with no site
+behind it, on the machine as it is at that moment) is read next to the live p99s, with
+``floor_others_cpu_s`` from its own window.
 The last lines are ``tables``, ``p50_ms``, ``p99_ms``, ``spectator_p50_ms``,
 ``spectator_p99_ms``, ``timeouts``, ``floor_p99_ms``, ``bytes_per_update_median``,
-``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``.
+``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``, and after them,
+last, ``disturbed``: ``yes`` when other processes took more than a tenth of a core
+over the play window (or over the floor's), and the figures are not the server's alone.
 """
 
 from __future__ import annotations
@@ -135,7 +152,7 @@ from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from functools import lru_cache  # noqa: E402
 from http.cookiejar import CookieJar  # noqa: E402
 
-from bench import proxy  # noqa: E402
+from bench import machine, proxy  # noqa: E402
 from games.tetriwar.ai import TetriWarAI, step  # noqa: E402
 from games.tetriwar.constants import HIDDEN_ROWS  # noqa: E402
 from games.tetriwar.engine import Game, Options, field  # noqa: E402
@@ -446,17 +463,22 @@ def die_with_parent() -> None:
 
 
 class Servers:
-    """The server processes (Daphnes and workers): started, measured, always stopped."""
+    """The server processes (Daphnes and workers): started on the server CPUs, measured,
+    always stopped."""
 
-    def __init__(self, tmp: str) -> None:
+    def __init__(self, tmp: str, cpus: frozenset[int] | None = None) -> None:
         self.tmp = tmp
+        self.cpus = cpus
         self.procs: list[tuple[str, subprocess.Popen, object]] = []
 
     def start(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
         log = open(os.path.join(self.tmp, f"{name}.log"), "w")
+        preexec = None
+        if sys.platform.startswith("linux"):
+            # pinned before it runs anything, so that every thread it starts is pinned too
+            preexec = machine.pin_at_exec(self.cpus, then=die_with_parent) if self.cpus else die_with_parent
         proc = subprocess.Popen(
-            [sys.executable, *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            preexec_fn=die_with_parent if sys.platform.startswith("linux") else None,
+            [sys.executable, *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=preexec,
         )
         self.procs.append((name, proc, log))
         return proc
@@ -719,6 +741,7 @@ class Stats:
         self.proxy_cpu_s = 0.0  # nginx's, with --proxy nginx
         self.client_cpu_s = 0.0
         self.rss_end_mb = 0.0
+        self.machine: machine.Reading | None = None  # every process's CPU over the play window
         self.tables_running_at_window = 0
         self.connected = 0
         self.rss_samples: list[tuple[float, float]] = []
@@ -1112,10 +1135,11 @@ class Room:
 
 
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int],
-                shards: int | None = None, proxy_pids: list[int] | None = None) -> Stats:
+                shards: int | None = None, proxy_pids: list[int] | None = None,
+                sampler: machine.Machine | None = None) -> Stats:
     """Connect every client (to its table's host, or alternating: Room), start
-    every game, play for S seconds once every game runs, and measure the servers over
-    that play window."""
+    every game, play for S seconds once every game runs, and measure the servers (and,
+    with ``sampler``, every process on the machine) over that play window."""
     room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards)
     stats, window = room.stats, room.window
     await room.open()
@@ -1124,6 +1148,8 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     # tables) showed up as the slowest 1 % of intents. Everything made so far is frozen.
     gc.collect()
     gc.freeze()
+    sampler = sampler or machine.Machine()
+    machine_start = sampler.start()
     each0, client0 = [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
     proxy0 = cpu_seconds(proxy_pids or [])
     window.open(seconds)
@@ -1138,6 +1164,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.proxy_cpu_s = cpu_seconds(proxy_pids or []) - proxy0
     stats.client_cpu_s = cpu_of(os.getpid()) - client0
     stats.rss_end_mb = rss_mb(pids)
+    stats.machine = sampler.between(machine_start, sampler.stop())
     await lag
     await room.close()
     return stats
@@ -1163,13 +1190,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_floor(tables: int, seconds: float, rate: float, seed: int) -> dict[str, str]:
-    """bench/floor.py at the same table count, rate and seconds, in a process of its
-    own (after the site's servers have stopped): its ``name: value`` lines."""
+def run_floor(tables: int, seconds: float, rate: float, seed: int, cpus: machine.Split) -> dict[str, str]:
+    """bench/floor.py at the same table count, rate, seconds and CPU split, in a process
+    of its own (after the site's servers have stopped): its ``name: value`` lines."""
     try:
         out = subprocess.run(
             [sys.executable, str(ROOT / "bench" / "floor.py"), "--tables", str(tables), "--seconds", str(seconds),
-             "--rate", str(rate), "--seed", str(seed)],
+             "--rate", str(rate), "--seed", str(seed), *cpus.args()],
             cwd=ROOT, capture_output=True, text=True, timeout=seconds + 180,
         )
     except subprocess.TimeoutExpired:
@@ -1209,7 +1236,9 @@ def main() -> None:
                         help="do not run bench/floor.py (same tables, rate and seconds) after the live run")
     parser.add_argument("--languages", default="en",
                         help="the sockets' languages, spread over them in turn (e.g. en,de,zh-hans)")
+    machine.add_arguments(parser)
     args = parser.parse_args()
+    cpus = machine.split_from(parser, args)
     languages = tuple(code.strip() for code in args.languages.split(",") if code.strip())
     if not languages:
         parser.error("--languages names at least one language")
@@ -1228,12 +1257,20 @@ def main() -> None:
     OPTIONS["minutes"] = args.minutes
 
     signal.signal(signal.SIGTERM, _terminated)
+    # The load generator on the client CPUs (its threads too); each server process takes
+    # the server CPUs as it starts (Servers).
+    machine.pin(os.getpid(), cpus.client)
     tmp = tempfile.mkdtemp(prefix="tetriwar-bench-")
-    servers = Servers(tmp)
+    servers = Servers(tmp, cpus.server)
     nginx = None
     routes = (0, 0)  # table sockets nginx sent to their host, of all it logged
     scratch = ScratchDatabase() if args.scale_out else None
     redis_url = f"redis://127.0.0.1:6379/{args.redis_db}" if args.scale_out else ""
+    # The machine's PostgreSQL and Redis work for the bench in scale-out (not pinned: the
+    # bench did not start them): its scratch database's backends and the Redis server are
+    # its own, not others'.
+    sampler = machine.Machine(claim=(lambda line: scratch.name in line or line.startswith("redis-server"))
+                              if scratch is not None else None)
     try:
         if args.scale_out:
             scratch.create()
@@ -1264,14 +1301,15 @@ def main() -> None:
         client_ports, routed = ports, shards if hosting else None
         if args.proxy == "nginx":
             nginx = proxy.Nginx(os.path.join(tmp, "nginx"), [f"127.0.0.1:{port}" for port in ports],
-                                shards if hosting else 0, preexec_fn=die_with_parent)
+                                shards if hosting else 0,
+                                preexec_fn=machine.pin_at_exec(cpus.server, then=die_with_parent))  # a server process
             nginx.start()
             warm_up(nginx.base)
             client_ports, routed = [nginx.port], None  # nginx routes each socket
         rss_base = rss_mb(servers.pids)
         stats = asyncio.run(drive(
             setups, client_ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids,
-            routed, nginx.pids if nginx else None,
+            routed, nginx.pids if nginx else None, sampler,
         ))
         servers.check()
         if nginx:
@@ -1296,7 +1334,8 @@ def main() -> None:
                 print(f"kept: {tmp}", file=sys.stderr)
             else:
                 shutil.rmtree(tmp, ignore_errors=True)
-    floor = {} if args.no_floor else run_floor(args.tables, args.seconds, args.rate, args.seed)
+    floor = {} if args.no_floor else run_floor(args.tables, args.seconds, args.rate, args.seed, cpus)
+    reading = stats.machine
 
     print(f"mode: {'scale-out' if args.scale_out else 'embedded'}")
     print(f"proxy: {args.proxy}")
@@ -1334,6 +1373,10 @@ def main() -> None:
     print(f"games_start_s: {stats.start_s:.1f}")
     print(f"tables_running_at_window_start: {stats.tables_running_at_window}")
     print(f"window_s: {stats.window_s:.1f}")
+    for line in cpus.lines():
+        print(line)
+    if args.scale_out:
+        print("services_pinned: no (the machine's PostgreSQL and Redis: not started by the bench)")
     print(f"server_cpu_s: {stats.cpu_s:.2f}")
     print("server_cpu_s_by_process: " + " ".join(
         f"{name}={cpu:.2f}" for name, cpu in zip(servers.names, stats.cpu_by_process, strict=False)))
@@ -1342,6 +1385,12 @@ def main() -> None:
         if stats.window_s > 0 and args.tables:
             print(f"proxy_cpu_s_per_table_minute: {stats.proxy_cpu_s / (args.tables * stats.window_s / 60):.3f}")
     print(f"client_cpu_s: {stats.client_cpu_s:.2f}")
+    if args.scale_out:
+        print(f"services_cpu_s: {reading.services_cpu_s:.2f} (Redis, the scratch database's backends)")
+    print(f"others_cpu_s: {reading.others_cpu_s:.2f}")
+    print(f"others_top: {reading.others_top()}")
+    print(f"kernel_cpu_s: {reading.kernel_cpu_s:.2f}")
+    print(f"load_avg_1m: {reading.load_avg_1m:.2f}")
     print(f"server_rss_mb_baseline: {rss_base:.1f}")
     print(f"server_rss_mb_end: {stats.rss_end_mb:.1f}")
     if stats.rss_samples:
@@ -1357,6 +1406,7 @@ def main() -> None:
     if floor:
         print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
         print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")
+        print(f"floor_others_cpu_s: {floor.get('others_cpu_s', 'nan')}")
     print(f"keydown_to_own_fragment_p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")
     print(f"keydown_to_own_fragment_p99_ms: {percentile(stats.latencies.ms, 0.99):.2f}")
     print(f"tables: {args.tables}")
@@ -1374,6 +1424,9 @@ def main() -> None:
     else:
         print("server_cpu_s_per_table_minute: nan")
     print(f"server_rss_mb_per_table: {(stats.rss_end_mb - rss_base) / args.tables:.2f}")
+    # last: whether the figures above hold (the floor beside them is part of them)
+    floor_disturbed = floor.get("disturbed") == "yes"
+    print(f"disturbed: {'yes' if reading.disturbed or floor_disturbed else 'no'}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from django.conf import settings
 
 from bench.abuse import CHAT_REFUSALS, chat_texts, chat_written_bound, report, say_frame
 from bench.live import Stats
+from bench.machine import Reading, Split
 from games import wire
 from lobby import chat
 
@@ -63,23 +64,52 @@ def test_the_written_bound_is_an_address_s_budget_or_its_writers_whichever_is_le
     assert chat_written_bound({"budget": budget, "writers": shared[:2]}, 0) == 10  # two writers: under the address's
 
 
+SERVER_PID = 4242
+SPLIT = Split(frozenset({0}), frozenset({1}))
+
+
+def _reading(window_s: float, others_cpu_s: float, server_cpu_s: float = 1.0) -> Reading:
+    return Reading(window_s=window_s, others_cpu_s=others_cpu_s, kernel_cpu_s=0.01, load_avg_1m=0.4,
+                   ours={SERVER_PID: server_cpu_s, 1: 0.5, 2: 0.25})
+
+
+def _quiet(others_cpu_s: float = 0.0) -> dict:
+    return {"window": (0.0, 1.0), "rss_growth_mb": 0.0, "threads_after": 7, "db_connections_after": 6,
+            "tracebacks_total": 0, "machine": _reading(1.0, others_cpu_s),
+            "machine_overall": _reading(10.0, others_cpu_s, server_cpu_s=3.0)}
+
+
+def _chat_result(others_cpu_s: float = 0.0) -> dict:
+    return {"window": (2.0, 3.0), "rss_peak_mb": 100.0, "rss_capped": False, "server_cpu_s": 1.0,
+            "rss_growth_mb": 0.5, "threads_after": 7, "db_connections_after": 6, "tracebacks": 0,
+            "server_alive": True, "sent": 40, "errors": {"MUTED": 30, "BUSY": 1}, "written": 12,
+            "written_bound": 20, "muted_accounts": "1/2", "mutes_logged": 1, "unescaped": 0,
+            "texts_received": 9, "machine": _reading(1.0, others_cpu_s)}
+
+
 def test_the_chat_figures_print_before_the_headline(capsys):
-    quiet = {"window": (0.0, 1.0), "rss_growth_mb": 0.0, "threads_after": 7, "db_connections_after": 6,
-             "tracebacks_total": 0}
-    result = {"window": (2.0, 3.0), "rss_peak_mb": 100.0, "rss_capped": False, "server_cpu_s": 1.0,
-              "rss_growth_mb": 0.5, "threads_after": 7, "db_connections_after": 6, "tracebacks": 0,
-              "server_alive": True, "sent": 40, "errors": {"MUTED": 30, "BUSY": 1}, "written": 12,
-              "written_bound": 20, "muted_accounts": "1/2", "mutes_logged": 1, "unescaped": 0,
-              "texts_received": 9}
-    report(Stats(), quiet, {"chat": result}, ["chat"], 90.0)
+    report(Stats(), _quiet(), {"chat": _chat_result()}, ["chat"], 90.0, SPLIT, SERVER_PID)
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
-    assert list(lines)[-1] == "worst_p99_ratio"
+    assert list(lines)[-2:] == ["worst_p99_ratio", "disturbed"]
+    assert lines["disturbed"] == "no" and lines["disturbed_windows"] == "none"
     refused = lines["chat_refused"].split()
     assert [item.split("×")[0] for item in refused] == [*CHAT_REFUSALS, "BUSY"]  # every code, 0 or not
     assert "MUTED×30" in refused and "CHAT_FLOOD×0" in refused
     assert (lines["chat_sent"], lines["chat_written"], lines["chat_written_bound"]) == ("40", "12", "20")
     assert lines["chat_unescaped_texts"] == "0 of 9"
     assert "chat_p99_ratio" in lines and "chat_spectator_p99_ms" in lines and "quiet_spectator_p99_ms" in lines
+
+
+def test_the_split_each_side_s_cpu_and_the_others_print_and_a_disturbed_window_says_so(capsys):
+    # an attack's window where others took 0.2 of a core: the run says so, in its last line
+    report(Stats(), _quiet(), {"chat": _chat_result(others_cpu_s=0.2)}, ["chat"], 90.0, SPLIT, SERVER_PID)
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert (lines["server_cpus"], lines["client_cpus"]) == ("0", "1")
+    assert lines["server_cpu_s"] == "3.00" and lines["client_cpu_s"].startswith("0.75 ")
+    assert (lines["quiet_others_cpu_s"], lines["chat_others_cpu_s"], lines["others_cpu_s"]) == ("0.00", "0.20", "0.00")
+    assert lines["load_avg_1m"] == "0.40"
+    assert lines["disturbed_windows"] == "chat"
+    assert list(lines)[-1] == "disturbed" and lines["disturbed"] == "yes"
 
 
 def test_a_short_run_of_the_chat_flood():
@@ -95,4 +125,7 @@ def test_a_short_run_of_the_chat_flood():
     assert lines["chat_unescaped_texts"].startswith("0 of "), run.stdout
     assert lines["chat_tracebacks"] == "0", run.stdout
     assert lines["chat_honest_sockets_dropped"] == "0", run.stdout
-    assert run.stdout.splitlines()[-1].startswith("worst_p99_ratio: "), run.stdout
+    assert run.stdout.splitlines()[-2].startswith("worst_p99_ratio: "), run.stdout
+    assert run.stdout.splitlines()[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
+    assert (lines["server_cpus"], lines["client_cpus"]) == ("0", "1") or len(os.sched_getaffinity(0)) != 2
+    assert float(lines["others_cpu_s"]) >= 0 and float(lines["chat_others_cpu_s"]) >= 0, run.stdout
