@@ -344,19 +344,20 @@ def ignored_keys(player: PlayerRef | None) -> set[str]:
     return set(ChatIgnore.objects.filter(owner_id=player.user_id).values_list("author_key", flat=True))
 
 
-def _message_for(message_id: int) -> ChatMessage:
+def _anothers_message(message_id: int, user: User) -> ChatMessage:
+    """The message ``user`` acts on (reports, hides the writer of): there, and not theirs."""
     message = ChatMessage.objects.filter(pk=message_id, deleted_at__isnull=True).first()
     if message is None:
         raise ChatRefused("NO_SUCH_MESSAGE", "That message is no longer there.")
+    if message.author_key == identity_key(user.pk, ""):
+        raise ChatRefused("CHAT_SELF", "That is your own message.")
     return message
 
 
 @transaction.atomic
 def ignore(*, owner: User, message_id: int) -> ChatIgnore:
     """``owner`` no longer sees the messages of the writer of ``message_id``, anywhere."""
-    message = _message_for(message_id)
-    if message.author_key == identity_key(owner.pk, ""):
-        raise ChatRefused("CHAT_SELF", "That is your own message.")
+    message = _anothers_message(message_id, owner)
     hidden, _ = ChatIgnore.objects.get_or_create(
         owner=owner, author_key=message.author_key, defaults={"author_name": message.author_name}
     )
@@ -381,9 +382,7 @@ def _ignores_changed(user_id: int) -> None:
 @transaction.atomic
 def report(*, reporter: User, message_id: int) -> ChatReport:
     """``reporter`` asks the moderators to look at a message (once per message)."""
-    message = _message_for(message_id)
-    if message.author_key == identity_key(reporter.pk, ""):
-        raise ChatRefused("CHAT_SELF", "That is your own message.")
+    message = _anothers_message(message_id, reporter)
     found, _ = ChatReport.objects.get_or_create(
         message=message, reporter=reporter,
         defaults={"author_id": message.author_id, "author_name": message.author_name, "text": message.text,

@@ -353,43 +353,41 @@ def _said(text: str, status: int = 200) -> HttpResponse:
     return HttpResponse(text, status=status, content_type="text/plain; charset=utf-8")
 
 
-def _chat_message_id(request: HttpRequest) -> int | None:
+def _on_chat_message(request: HttpRequest, log_in: str, act) -> HttpResponse:
+    """A POST about one chat message (field ``message``): ``act(user, message_id)`` gives
+    the sentence to show under the chat box; a refusal gives its own."""
+    if not request.user.is_authenticated:
+        return _said(log_in, 403)
     try:
-        value = int(request.POST.get("message", ""))
+        message_id = int(request.POST.get("message", ""))
     except ValueError:
-        return None
-    return value if 0 < value < 2**63 else None
+        message_id = 0
+    if not 0 < message_id < 2**63:
+        return _said(gettext("That message is no longer there."), 400)
+    try:
+        return _said(act(request.user, message_id))
+    except chat.ChatRefused as err:
+        return _said(refusal_text(err.message, err.code), 400)
 
 
 @require_POST
 def chat_report(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return _said(gettext("Log in to report a message."), 403)
-    message_id = _chat_message_id(request)
-    if message_id is None:
-        return _said(gettext("That message is no longer there."), 400)
-    try:
-        chat.report(reporter=request.user, message_id=message_id)
-    except chat.ChatRefused as err:
-        return _said(refusal_text(err.message, err.code), 400)
-    return _said(gettext("Reported. Thank you: a moderator will look at it."))
+    def act(user, message_id: int) -> str:
+        chat.report(reporter=user, message_id=message_id)
+        return gettext("Reported. Thank you: a moderator will look at it.")
+
+    return _on_chat_message(request, gettext("Log in to report a message."), act)
 
 
 @require_POST
 def chat_ignore(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return _said(gettext("Log in to hide a player's messages."), 403)
-    message_id = _chat_message_id(request)
-    if message_id is None:
-        return _said(gettext("That message is no longer there."), 400)
-    try:
-        hidden = chat.ignore(owner=request.user, message_id=message_id)
-    except chat.ChatRefused as err:
-        return _said(refusal_text(err.message, err.code), 400)
-    return _said(
-        gettext("You no longer see the messages of %(name)s. Your profile lists whom you hide.")
-        % {"name": hidden.author_name}
-    )
+    def act(user, message_id: int) -> str:
+        hidden = chat.ignore(owner=user, message_id=message_id)
+        return gettext("You no longer see the messages of %(name)s. Your profile lists whom you hide.") % {
+            "name": hidden.author_name
+        }
+
+    return _on_chat_message(request, gettext("Log in to hide a player's messages."), act)
 
 
 @require_POST
