@@ -3,7 +3,7 @@
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
                          [--proxy none|nginx] [--languages L] [--no-floor] [--server-cpus CPUS]
-                         [--client-cpus CPUS]
+                         [--client-cpus CPUS] [--client ai|scripted]
 
 Embedded (the default): starts one Daphne process (SQLite in a temporary file, the
 in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
@@ -59,6 +59,13 @@ key-down, and ``keydown_to_own_fragment_p50_ms``/``_p99_ms`` are the percentiles
 them all (the same figures as ``p50_ms``/``p99_ms``, under the name of the key
 protocol). Now and then it presses Enter while its bomb store is not
 empty. Between games (no piece to move) nothing is sent (``intents_skipped``).
+That is ``--client ai``, the default. ``--client scripted`` is the lean load generator
+(``Script``), for table counts where the bots' planning would fill the client's core:
+the same schedule (R keys a second, exponential gaps, the same seeds) and the same
+frames (← and → tapped, rotate, hard drop, Enter now and then while the store holds a
+bomb), each piece a seeded pattern of 0-3 turns, up to 3 columns and a drop, with no
+board mirror and no AI: a player reads only the acknowledgements, whether its game runs
+(``data-remaining-ms``, the results), its bomb store and its Lines.
 
 ``--languages en,de,zh-hans`` (default ``en``, the site's language alone) spreads the
 sockets over those languages, in turn (socket 5t + s of table t reads language
@@ -84,7 +91,10 @@ last intents are decided). The client takes the time as the frame comes out of i
 socket, and freezes its own heap when the window opens, so that its garbage
 collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says
 how late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the
-part of a latency that is the client's own queueing. ``bytes_per_update_median`` is
+part of a latency that is the client's own queueing; ``client_cpu_s`` is the bench's
+own CPU over the window, and ``client_limited`` (the line before ``disturbed``) says
+``yes`` when the client, not the server, makes the figure: its loop lag p99 above half
+of ``p99_ms``, or more than 0.8 of a core of client CPU over the window. ``bytes_per_update_median`` is
 the size of the broadcasts one spectator receives. Server cost is measured over the
 play window (from every table's game running to the end of play), summed over every
 server process (Daphnes and workers) from ``/proc``: ``server_cpu_s_per_table_minute``
@@ -114,8 +124,8 @@ behind it, on the machine as it is at that moment) is read next to the live p99s
 ``floor_others_cpu_s`` from its own window.
 The last lines are ``tables``, ``p50_ms``, ``p99_ms``, ``spectator_p50_ms``,
 ``spectator_p99_ms``, ``timeouts``, ``floor_p99_ms``, ``bytes_per_update_median``,
-``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``, and after them,
-last, ``disturbed``: ``yes`` when other processes took more than a tenth of a core
+``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``, then
+``client_limited`` and, last, ``disturbed``: ``yes`` when other processes took more than a tenth of a core
 over the play window (or over the floor's), and the figures are not the server's alone.
 """
 
@@ -317,6 +327,61 @@ class Bot:
                 break
             expected.append((kind, state[0], state[1], state[2] - HIDDEN_ROWS))
         self.plan, self.expected = keys, expected
+
+
+class Script:
+    """The lean client's player (``--client scripted``): the same frames as ``Bot`` on
+    the same open-loop schedule, but no board mirror and no AI, so that the load
+    generator's own work cannot make the figure at hundreds of tables. Each piece gets
+    a seeded pattern (0-3 turns, up to 3 columns left or right, a hard drop), which
+    keeps pieces moving and dropping across the width as the AI's do; a block out
+    empties the field and the game goes on (RULES.md), as for the AI. It reads only
+    what it must: whether the game runs (``data-remaining-ms``, the results), whether
+    its bomb store holds one (for the occasional Enter) and its Lines."""
+
+    harmless = 0  # the AI's keys sent while its drop was in flight: none here
+    plans = 0
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.rx = PATTERNS[seat]
+        self.store_id = f'id="bombs-{seat}"'
+        self.score_id = f'id="score-{seat}"'
+        self.plan: list[str] = []
+        self.store = False
+        self.lines = 0
+        self.lines_banked = 0
+        self.playing = False
+
+    def read(self, message: str) -> None:
+        # a substring test first: most broadcasts carry neither fragment of this seat
+        if self.store_id in message:
+            m = self.rx["store"].search(message)
+            if m is not None:
+                self.store = m.group(1) is not None
+        if self.score_id in message:
+            m = self.rx["score"].search(message)
+            if m is not None:
+                self.lines = int(m.group(1))
+        if RESULTS in message:
+            self.lines_banked += self.lines
+            self.lines = 0
+            self.playing = False
+            self.plan = []
+        elif not self.playing and "data-remaining-ms" in message:  # a running game's page
+            self.playing = True
+
+    def key(self) -> dict | None:
+        if not self.playing:
+            return None
+        if self.store and self.rng.random() < ENTER_CHANCE:
+            return {"intent": "bomb"}
+        if not self.plan:
+            shift = self.rng.randint(-3, 3)
+            self.plan = ["hard_drop", *(["left" if shift < 0 else "right"] * abs(shift)),
+                         *(["rotate"] * self.rng.randrange(4))]  # popped from the end: turns first
+        return {"intent": self.plan.pop()}
 
 
 def free_port() -> int:
@@ -1025,8 +1090,9 @@ class Room:
     source address."""
 
     def __init__(self, setups: list[dict], ports: list[int], *, rate: float, seed: int, level: str,
-                 cycle: bool, shards: int | None = None) -> None:
+                 cycle: bool, shards: int | None = None, client: str = "ai") -> None:
         self.setups = setups
+        self.client = client
         self.ports = ports
         self.shards = shards
         self.rate = rate
@@ -1083,7 +1149,8 @@ class Room:
             urls = [f"ws://127.0.0.1:{ports[self.server_of(t, i)]}/ws/table/{setup['table']}/" for i in range(5)]
             origins = [self.bases[self.server_of(t, i)] for i in range(5)]
             for seat in SEATS:
-                bot = Bot(seat, self.level, random.Random(self.rng.random()))
+                rng = random.Random(self.rng.random())
+                bot = Script(seat, rng) if self.client == "scripted" else Bot(seat, self.level, rng)
                 stats.bots.append(bot)
                 self.tasks.append(asyncio.create_task(player(
                     urls[seat - 1], setup["ws_cookies"][seat - 1], origins[seat - 1], bot, self.rate, self.window,
@@ -1136,11 +1203,11 @@ class Room:
 
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int],
                 shards: int | None = None, proxy_pids: list[int] | None = None,
-                sampler: machine.Machine | None = None) -> Stats:
+                sampler: machine.Machine | None = None, client: str = "ai") -> Stats:
     """Connect every client (to its table's host, or alternating: Room), start
     every game, play for S seconds once every game runs, and measure the servers (and,
     with ``sampler``, every process on the machine) over that play window."""
-    room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards)
+    room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards, client=client)
     stats, window = room.stats, room.window
     await room.open()
     # The client's own garbage collector must not stop every socket's reading at once:
@@ -1181,6 +1248,22 @@ async def loop_lag(window: Window, stats: Stats) -> None:
         asked = time.perf_counter()
         await asyncio.sleep(LAG_PROBE)
         stats.loop_lags.append((time.perf_counter() - asked - LAG_PROBE) * 1000)
+
+
+CLIENT_LAG_SHARE = 0.5  # of the measured p99: above it, the client's own queueing makes the figure
+CLIENT_CORE_SHARE = 0.8  # of one core over the window: its event loop (one thread) is near full
+
+
+def client_limited(loop_lag_p99_ms: float, p99_ms: float, client_cpu_s: float, window_s: float) -> str:
+    """``yes (why)`` when the load generator, not the server, makes the figure: its own
+    event loop wakes late by more than half the measured p99, or it kept nearly a whole
+    core busy over the window (its one event loop cannot go faster); else ``no``."""
+    reasons = []
+    if loop_lag_p99_ms == loop_lag_p99_ms and p99_ms == p99_ms and loop_lag_p99_ms > CLIENT_LAG_SHARE * p99_ms:
+        reasons.append(f"client_loop_lag_p99_ms {loop_lag_p99_ms:.2f} > {CLIENT_LAG_SHARE} x p99_ms {p99_ms:.2f}")
+    if window_s > 0 and client_cpu_s > CLIENT_CORE_SHARE * window_s:
+        reasons.append(f"client_cpu_s {client_cpu_s:.2f} > {CLIENT_CORE_SHARE} of a core over {window_s:.1f} s")
+    return f"yes ({'; '.join(reasons)})" if reasons else "no"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -1236,6 +1319,9 @@ def main() -> None:
                         help="do not run bench/floor.py (same tables, rate and seconds) after the live run")
     parser.add_argument("--languages", default="en",
                         help="the sockets' languages, spread over them in turn (e.g. en,de,zh-hans)")
+    parser.add_argument("--client", choices=("ai", "scripted"), default="ai",
+                        help="ai: bots that mirror their boards and plan with the AI; scripted: the same "
+                             "schedule and frames, reading only the acknowledgements (many tables)")
     machine.add_arguments(parser)
     args = parser.parse_args()
     cpus = machine.split_from(parser, args)
@@ -1309,7 +1395,7 @@ def main() -> None:
         rss_base = rss_mb(servers.pids)
         stats = asyncio.run(drive(
             setups, client_ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids,
-            routed, nginx.pids if nginx else None, sampler,
+            routed, nginx.pids if nginx else None, sampler, args.client,
         ))
         servers.check()
         if nginx:
@@ -1339,6 +1425,7 @@ def main() -> None:
 
     print(f"mode: {'scale-out' if args.scale_out else 'embedded'}")
     print(f"proxy: {args.proxy}")
+    print(f"client: {args.client}")
     print(f"server_processes: {len(servers.pids)}")
     if args.scale_out:
         print(f"shards: {shards}")
@@ -1399,9 +1486,8 @@ def main() -> None:
     slope = growth_per_minute(stats.rss_samples)
     print(f"server_rss_mb_growth_per_minute: {slope:.2f} (second half of the window)" if slope is not None
           else "server_rss_mb_growth_per_minute: nan (window too short)")
-    if stats.loop_lags:
-        print(f"client_loop_lag_p50_ms: {percentile(stats.loop_lags, 0.50):.2f}")
-        print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
+    print(f"client_loop_lag_p50_ms: {percentile(stats.loop_lags, 0.50):.2f}")
+    print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
     print(f"spectator_timeouts: {len(stats.spectator_timeouts)}")
     if floor:
         print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
@@ -1424,6 +1510,8 @@ def main() -> None:
     else:
         print("server_cpu_s_per_table_minute: nan")
     print(f"server_rss_mb_per_table: {(stats.rss_end_mb - rss_base) / args.tables:.2f}")
+    print("client_limited: " + client_limited(percentile(stats.loop_lags, 0.99), percentile(stats.latencies.ms, 0.99),
+                                              stats.client_cpu_s, stats.window_s))
     # last: whether the figures above hold (the floor beside them is part of them)
     floor_disturbed = floor.get("disturbed") == "yes"
     print(f"disturbed: {'yes' if reading.disturbed or floor_disturbed else 'no'}")
