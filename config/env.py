@@ -31,14 +31,18 @@ def env_bool(name: str, default: bool) -> bool:
     raise EnvError(f"{name} must be a boolean (1/0, true/false, yes/no, on/off), not {raw!r}")
 
 
-def env_int(name: str, default: int) -> int:
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     raw = os.environ.get(name)
     if raw is None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise EnvError(f"{name} must be an integer, not {raw!r}") from None
+        value = default
+    else:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise EnvError(f"{name} must be an integer, not {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise EnvError(f"{name} must be at least {minimum}")
+    return value
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

@@ -279,29 +279,24 @@ if "PROMETHEUS_MULTIPROC_DIR" in os.environ and not (
 # Frames: a budget per player, shared by all its sockets; a frame costs 1, plus 1 per
 # 512 bytes; over it, the socket is closed (4008). A fast human sends about 20 a second
 # (a held key repeats every 50 ms), bursts of a few more.
-WS_FRAMES_PER_SECOND = env_int("WS_FRAMES_PER_SECOND", 40)
-WS_FRAME_BURST = env_int("WS_FRAME_BURST", 80)
-WS_FLOOD_COOLOFF_SECONDS = env_int("WS_FLOOD_COOLOFF_SECONDS", 60)  # no new socket from a flooder's address
-WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 1024)  # a frame is a few dozen bytes
-WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 65536)  # autobahn fails larger ones (1009)
+WS_FRAMES_PER_SECOND = env_int("WS_FRAMES_PER_SECOND", 40, minimum=1)
+WS_FRAME_BURST = env_int("WS_FRAME_BURST", 80, minimum=1)
+WS_FLOOD_COOLOFF_SECONDS = env_int("WS_FLOOD_COOLOFF_SECONDS", 60, minimum=1)  # no new socket from a flooder's address
+WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 1024, minimum=1)  # a frame is a few dozen bytes
+WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 65536, minimum=1)  # autobahn fails larger ones (1009)
 # Sockets per client address (config/network.py says which address that is):
-WS_MAX_SOCKETS_PER_ADDRESS = env_int("WS_MAX_SOCKETS_PER_ADDRESS", 20)
-WS_NEW_SOCKETS_PER_MINUTE = env_int("WS_NEW_SOCKETS_PER_MINUTE", 60)
+WS_MAX_SOCKETS_PER_ADDRESS = env_int("WS_MAX_SOCKETS_PER_ADDRESS", 20, minimum=1)
+WS_NEW_SOCKETS_PER_MINUTE = env_int("WS_NEW_SOCKETS_PER_MINUTE", 60, minimum=1)
 # A socket with more unsent than this is not reading: it is dropped.
-WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024)
+WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024, minimum=1)
 # Page requests run on at most this many threads, each with its database connection.
-REQUEST_THREADS = env_int("REQUEST_THREADS", 8)
+REQUEST_THREADS = env_int("REQUEST_THREADS", 8, minimum=1)
 # HTTP requests per client address (pages, forms and static files alike): a page
 # and its assets are about ten; over the budget the answer is 429, and the address's
 # next connections are not read for HTTP_COOLOFF_SECONDS (config/network.py).
-HTTP_REQUESTS_PER_SECOND = env_int("HTTP_REQUESTS_PER_SECOND", 20)
-HTTP_REQUEST_BURST = env_int("HTTP_REQUEST_BURST", 120)
-HTTP_COOLOFF_SECONDS = env_int("HTTP_COOLOFF_SECONDS", 10)  # an address over its budget waits this long
-for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_FLOOD_COOLOFF_SECONDS", "WS_MAX_FRAME_BYTES", "WS_MAX_MESSAGE_BYTES",
-              "WS_MAX_SOCKETS_PER_ADDRESS", "WS_NEW_SOCKETS_PER_MINUTE", "WS_MAX_UNSENT_BYTES", "REQUEST_THREADS",
-              "HTTP_REQUESTS_PER_SECOND", "HTTP_REQUEST_BURST", "HTTP_COOLOFF_SECONDS"):
-    if globals()[_name] < 1:
-        raise EnvError(f"{_name} must be at least 1")
+HTTP_REQUESTS_PER_SECOND = env_int("HTTP_REQUESTS_PER_SECOND", 20, minimum=1)
+HTTP_REQUEST_BURST = env_int("HTTP_REQUEST_BURST", 120, minimum=1)
+HTTP_COOLOFF_SECONDS = env_int("HTTP_COOLOFF_SECONDS", 10, minimum=1)  # an address over its budget waits this long
 
 # Chat at tables and in the lobby (lobby/chat.py). A message is at most CHAT_MAX_LENGTH
 # characters; each room keeps its last CHAT_HISTORY. A player writes at most
@@ -309,28 +304,22 @@ for _name in ("WS_FRAMES_PER_SECOND", "WS_FRAME_BURST", "WS_FLOOD_COOLOFF_SECOND
 # players behind one router) CHAT_ADDRESS_BURST, then CHAT_ADDRESS_PER_MINUTE. Refused
 # CHAT_STRIKES times within CHAT_STRIKE_SECONDS for writing too fast, a writer is muted
 # for CHAT_FLOOD_MUTE_SECONDS. Guests read; they write only if CHAT_GUESTS_MAY_WRITE.
-CHAT_MAX_LENGTH = env_int("CHAT_MAX_LENGTH", 300)
-CHAT_HISTORY = env_int("CHAT_HISTORY", 100)
-CHAT_BURST = env_int("CHAT_BURST", 5)
-CHAT_PER_MINUTE = env_int("CHAT_PER_MINUTE", 20)
-CHAT_ADDRESS_BURST = env_int("CHAT_ADDRESS_BURST", 12)
-CHAT_ADDRESS_PER_MINUTE = env_int("CHAT_ADDRESS_PER_MINUTE", 40)
-CHAT_STRIKES = env_int("CHAT_STRIKES", 3)
-CHAT_STRIKE_SECONDS = env_int("CHAT_STRIKE_SECONDS", 60)
-CHAT_FLOOD_MUTE_SECONDS = env_int("CHAT_FLOOD_MUTE_SECONDS", 300)
+CHAT_MAX_LENGTH = env_int("CHAT_MAX_LENGTH", 300, minimum=1)
+CHAT_HISTORY = env_int("CHAT_HISTORY", 100, minimum=1)
+CHAT_BURST = env_int("CHAT_BURST", 5, minimum=1)
+CHAT_PER_MINUTE = env_int("CHAT_PER_MINUTE", 20, minimum=1)
+CHAT_ADDRESS_BURST = env_int("CHAT_ADDRESS_BURST", 12, minimum=1)
+CHAT_ADDRESS_PER_MINUTE = env_int("CHAT_ADDRESS_PER_MINUTE", 40, minimum=1)
+CHAT_STRIKES = env_int("CHAT_STRIKES", 3, minimum=1)
+CHAT_STRIKE_SECONDS = env_int("CHAT_STRIKE_SECONDS", 60, minimum=1)
+CHAT_FLOOD_MUTE_SECONDS = env_int("CHAT_FLOOD_MUTE_SECONDS", 300, minimum=1)
 CHAT_GUESTS_MAY_WRITE = env_bool("CHAT_GUESTS_MAY_WRITE", False)
-for _name in ("CHAT_MAX_LENGTH", "CHAT_HISTORY", "CHAT_BURST", "CHAT_PER_MINUTE", "CHAT_ADDRESS_BURST",
-              "CHAT_ADDRESS_PER_MINUTE", "CHAT_STRIKES", "CHAT_STRIKE_SECONDS", "CHAT_FLOOD_MUTE_SECONDS"):
-    if globals()[_name] < 1:
-        raise EnvError(f"{_name} must be at least 1")
 if 2 * CHAT_MAX_LENGTH + 64 > WS_MAX_FRAME_BYTES:  # a message, each character escaped, fits one frame
     raise EnvError("CHAT_MAX_LENGTH must be at most (WS_MAX_FRAME_BYTES - 64) / 2")
 
 # Table hosts: tables are spread over this many shards (table id % shards); in
 # scale-out mode each shard's channel, game-host-<n>, is served by one worker.
-GAME_HOST_SHARDS = env_int("GAME_HOST_SHARDS", 1)
-if GAME_HOST_SHARDS < 1:
-    raise EnvError("GAME_HOST_SHARDS must be at least 1")
+GAME_HOST_SHARDS = env_int("GAME_HOST_SHARDS", 1, minimum=1)
 # Scale-out: the shards whose tables this Daphne process hosts itself (games/hub.py),
 # e.g. "0" or "0,2"; a proxy sends each table's sockets to the process hosting it.
 # Empty: this process hosts none (they are hosted by `runworker` workers).
@@ -352,24 +341,18 @@ SITE_RULES = {
 # address, that name or address is refused for LOGIN_COOLOFF_MINUTES (a try during
 # the wait starts it again). Either alone locks: guesses spread over many names are
 # stopped by the address, guesses from many addresses by the name.
-LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
-LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1)
 # Sign-ups from one client address: this many at once, refilled over an hour.
-SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 5)
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 5, minimum=1)
 # Tables a host (account or guest) has open or running at once; and tables hosted
 # from one client address, since guest names cost nothing to mint.
-TABLES_PER_HOST = env_int("TABLES_PER_HOST", 3)
-TABLES_PER_ADDRESS = env_int("TABLES_PER_ADDRESS", 10)
+TABLES_PER_HOST = env_int("TABLES_PER_HOST", 3, minimum=1)
+TABLES_PER_ADDRESS = env_int("TABLES_PER_ADDRESS", 10, minimum=1)
 # Open tables nobody has had open in a browser for this long close (lobby.services.tables_close_idle),
 # looked for when the lobby is listed, at most once every TABLE_IDLE_SWEEP_SECONDS.
-TABLE_IDLE_MINUTES = env_int("TABLE_IDLE_MINUTES", 5)
-TABLE_IDLE_SWEEP_SECONDS = env_int("TABLE_IDLE_SWEEP_SECONDS", 30)
-for _limit in (
-    "LOGIN_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "SIGNUPS_PER_ADDRESS_PER_HOUR", "TABLES_PER_HOST",
-    "TABLES_PER_ADDRESS", "TABLE_IDLE_MINUTES", "TABLE_IDLE_SWEEP_SECONDS",
-):
-    if globals()[_limit] < 1:
-        raise EnvError(f"{_limit} must be at least 1")
+TABLE_IDLE_MINUTES = env_int("TABLE_IDLE_MINUTES", 5, minimum=1)
+TABLE_IDLE_SWEEP_SECONDS = env_int("TABLE_IDLE_SWEEP_SECONDS", 30, minimum=1)
 
 # django-axes: its failures are rows (the database handler), so every process sees
 # them and a cache eviction cannot forgive them; admins clear them in the admin.
