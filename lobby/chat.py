@@ -164,6 +164,15 @@ _REFUSALS = {
 }
 
 
+def may_try(player: PlayerRef | None) -> None:
+    """Refuse, without the database, who may never write here: nobody (no name), and
+    guests unless ``CHAT_GUESTS_MAY_WRITE`` (``writer`` says the rest)."""
+    if player is None:
+        raise ChatRefused(*_REFUSALS["anon"])
+    if player.user_id is None and not settings.CHAT_GUESTS_MAY_WRITE:
+        raise ChatRefused(*_REFUSALS["guest"])
+
+
 def checked_text(text: str) -> str:
     """``text`` cleaned, or refused for its length (before anything is asked of the database)."""
     text = clean_text(text)

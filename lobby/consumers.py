@@ -82,10 +82,8 @@ class ChatConsumer(SiteConsumer):
 
     async def say(self, text: str) -> None:
         player = self.player
-        if player is None:
-            raise ClientError("CHAT_LOG_IN", gettext("Log in to write in the chat."))
-        if player.user_id is None and not settings.CHAT_GUESTS_MAY_WRITE:
-            raise ClientError("CHAT_ACCOUNTS_ONLY", gettext("Guests read the chat; writing in it needs an account."))
+        chat.may_try(player)
+        assert player is not None
         chat.checked_text(text)  # an empty or overlong message costs nothing more
         verdict = edge.chat(chat.player_key(player), address_key(self.scope.get("client_address") or "unknown"))
         if verdict.code == "CHAT_FLOOD":
