@@ -161,6 +161,7 @@ _REFUSALS = {
     "guest": ("CHAT_ACCOUNTS_ONLY", "Guests read the chat; writing in it needs an account."),
     "closed": ("CHAT_CLOSED", "This table is closed: its chat too."),
     "banned": ("BANNED", "This account is banned."),
+    "muted": ("MUTED", "You are muted in the chat for now."),
 }
 
 
@@ -190,11 +191,8 @@ def say(*, player: PlayerRef | None, table_id: int | None, text: str) -> ChatMes
     """Write ``text`` in the room ``player`` writes to, and announce it once committed."""
     text = checked_text(text)
     who = writer(player, table_id)
-    if who.state == "muted":
-        raise ChatRefused("MUTED", "You are muted in the chat for now.")
     if who.state != "ok":
-        code, message = _REFUSALS[who.state]
-        raise ChatRefused(code, message)
+        raise ChatRefused(*_REFUSALS[who.state])
     assert player is not None
     message = ChatMessage.objects.create(
         room=who.room, table_id=table_id, author_key=player_key(player), author_id=player.user_id,
