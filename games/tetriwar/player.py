@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
+import zlib
 from dataclasses import dataclass
 
 from games.core.rng import weighted_choice
@@ -616,8 +617,9 @@ class Player:
         )
 
     def board_hash(self) -> int:
-        """FNV-1a (32 bits) of ``canon()``'s UTF-8 bytes."""
-        return fnv1a32(self.canon().encode())
+        """CRC-32 (zlib's, IEEE 802.3) of ``canon()``'s UTF-8 bytes: computed in C here,
+        from a 256-entry table in the page (static/js/tetriwar_engine.js)."""
+        return zlib.crc32(self.canon().encode())
 
     @property
     def out(self) -> bool:
@@ -661,18 +663,6 @@ class Player:
             "out": self.out,
             "incoming": [[due, bomb, seat] for due, seat, _, bomb in self.incoming],
         }
-
-
-FNV_OFFSET = 2166136261
-FNV_PRIME = 16777619
-
-
-def fnv1a32(data: bytes) -> int:
-    """The 32-bit FNV-1a hash of ``data`` (an unsigned int)."""
-    h = FNV_OFFSET
-    for byte in data:
-        h = ((h ^ byte) * FNV_PRIME) & 0xFFFFFFFF
-    return h
 
 
 def weighted_bomb(rng: random.Random) -> str:

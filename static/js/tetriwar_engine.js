@@ -7,7 +7,7 @@
 //   board.apply("hold_left", 1234);                 // clocks run to 1234, then the key
 //   board.advance(1500);                            // gravity, lock delay, repeats ...
 //   board.due();                                    // the next clock (Infinity: none)
-//   board.hash() === serverHash;                    // FNV-1a 32 of board.canon()
+//   board.hash() === serverHash;                    // CRC-32 of board.canon()
 //   board.view();                                   // piece, ghost and field for drawing
 //
 // What needs the server's randomness is not guessed: new bombs after a line clear, and
@@ -28,14 +28,24 @@ const DEFAULT_HANDLING = Object.freeze({
   soft_drop: R.SOFT_DROP_SPEED_DEFAULT,
 });
 
-// FNV-1a, 32 bits, of a text's UTF-8 bytes: the board hash both engines compute.
-export function fnv1a32(text) {
-  let hash = 2166136261;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 16777619) >>> 0;
+// CRC-32 (zlib's, IEEE 802.3) of a text's UTF-8 bytes: the board hash both engines
+// compute (Python's zlib.crc32 runs in C, so the server's share costs next to nothing).
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
   }
-  return hash >>> 0;
+  return table;
+})();
+
+export function crc32(text) {
+  let crc = 0xffffffff;
+  for (const byte of new TextEncoder().encode(text)) {
+    crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  }
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
 const clock = (value) => (value === INF ? "-" : String(value));
@@ -450,7 +460,7 @@ export class Board {
   }
 
   hash() {
-    return fnv1a32(this.canon());
+    return crc32(this.canon());
   }
 
   // The server's Player.state(): the board as JSON, enough to go on predicting.

@@ -10,7 +10,7 @@
 //          digits of the SHA-1 of Python's canon() after each step], syncs: {step:
 //          {state: the Player.state() the server sends after that step, blurred: the
 //          digest of Python's canon() with the field's blocks all X, or null}},
-//          board_hash: Python's board_hash() (FNV-1a) after the last step}
+//          board_hash: Python's board_hash() (CRC-32) after the last step}
 //
 // TETRIWAR_ENGINE=/path/to/tetriwar_engine.js plays another copy of the engine (the test
 // that proves a wrong rule is caught loads a mutated one).

@@ -8,7 +8,7 @@ with bombs on, the board's ``state()`` after each step the page cannot predict (
 clear makes bombs at random, a bomb landed, an input was refused): the server sends
 exactly that. ``tests/js/agree.js`` gets every case as one JSON document on stdin (one
 Node process: fast), plays it, names the first step whose board differs, and checks the
-FNV-1a ``board_hash`` / ``hash()`` of each case's last board; :func:`explain` then
+CRC-32 ``board_hash`` / ``hash()`` of each case's last board; :func:`explain` then
 replays the case in Python to that step and prints both canonical texts.
 
     python -m tests.unit.tetriwar.js_agree 2000          # 2000 random cases per bomb mode
@@ -187,7 +187,7 @@ def blur(canon: str) -> str:
 
 def digest(canon: str) -> str:
     """A short digest of a canonical text, to carry it to Node (the texts themselves would
-    be a hundred megabytes, and the FNV-1a board hash is slow in pure Python); the board
+    be a hundred megabytes, and the board texts differ more than their hashes); the board
     hash is compared once, at each case's end."""
     return hashlib.sha1(canon.encode()).hexdigest()[:16]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from collections import Counter
 
 import pytest
@@ -17,7 +18,6 @@ from games.core.protocol import IllegalIntent
 from games.tetriwar import constants as C
 from games.tetriwar.bot import Bot
 from games.tetriwar.engine import Game, Intent, Options
-from games.tetriwar.player import fnv1a32
 
 
 # --- whole milliseconds ----------------------------------------------------------------------------
@@ -191,10 +191,11 @@ def test_a_boards_score_history_answers_any_time_a_drop_may_ask():
 
 
 # --- one board as text, hash and JSON --------------------------------------------------------------
-def test_fnv1a_32():
-    assert fnv1a32(b"") == 2166136261
-    assert fnv1a32(b"a") == 0xE40C292C
-    assert fnv1a32(b"foobar") == 0xBF9CF968
+def test_board_hash_is_crc32_of_the_canonical_utf8():
+    game = game_for(seats=(1, 2))
+    canon = game.canon(1)
+    assert game.board_hash(1) == zlib.crc32(canon.encode()) == zlib.crc32(canon.encode("utf-8"))
+    assert zlib.crc32(b"123456789") == 0xCBF43926  # the check value both engines share
 
 
 def test_canon_is_plan31s_format():
@@ -211,7 +212,7 @@ def test_canon_is_plan31s_format():
         "store rg",
     ]
     assert lines[5:] == ["." * 10] * 21 + ["XXa.XXXXXX"]
-    assert game.board_hash(1) == fnv1a32(canon.encode())
+    assert game.board_hash(1) == zlib.crc32(canon.encode())
 
 
 def test_state_is_plan31s_json_and_reads_back_as_json():
