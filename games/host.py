@@ -258,7 +258,7 @@ class LiveTable:
             acks.append((message.seat, message.seq))
             # A page that plays its own board learns, after this step, whether the
             # server's board came out as its own did (``send_own``).
-            self.live.acknowledge(message.seat, message.seq, message.claim)
+            self.live.acknowledge(message.seat, message.seq, message.claim, ahead=message.at is not None)
 
     async def on_sync(self, message: messages.Sync, now: float, events: list, acks: list) -> None:
         if message.seat in self.connections and message.reply:

@@ -48,7 +48,7 @@ class LiveGame(Protocol):
 
     def begin(self, now: float) -> None: ...
     def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]: ...
-    def acknowledge(self, seat: int, seq: int, claim: int | None) -> None: ...
+    def acknowledge(self, seat: int, seq: int, claim: int | None, ahead: bool = True) -> None: ...
     def own_news(self, events: list[Any], now: float) -> dict[int, str]: ...
     def advance(self, now: float) -> list[Any]: ...
     def forfeit(self, seat: int, now: float) -> list[Any]: ...
@@ -207,10 +207,11 @@ class LiveGameBase:
         assert self.game is not None
         return self.game.apply(seat, self.Intent.parse(intent), now)
 
-    def acknowledge(self, seat: int, seq: int, claim: int | None) -> None:
+    def acknowledge(self, seat: int, seq: int, claim: int | None, ahead: bool = True) -> None:
         """The seat's intent ``seq`` was applied just now; ``claim`` is what the page
-        says its own board became (a hash). Nothing, for a game the page does not play
-        ahead."""
+        says its own board became (a hash), ``ahead`` whether the page played it ahead
+        (the key came stamped with its time). Nothing, for a game the page does not
+        play ahead."""
 
     def own_news(self, events: list[Any], now: float) -> dict[int, str]:
         """After a step, what each seat's own page needs to keep playing its board

@@ -113,6 +113,7 @@ class TetriWarLive(LiveGameBase):
         self.answered: set[int] = set()  # seats with an intent answered this step
         self.wrong: set[int] = set()  # seats whose page's board differed from ours
         self.fresh: set[int] = set(self.lag)  # seats whose page needs the whole board
+        self.plain: set[int] = set()  # seats whose page's last key was not played ahead
 
     # --- the host's seconds, the engine's milliseconds -----------------------------------
     def ms(self, now: float) -> int:
@@ -149,14 +150,23 @@ class TetriWarLive(LiveGameBase):
                 TIMED_KEYS.labels(applied="clamped" if t != at else "at_stamp").inc()
         return game.apply(seat, Intent.parse(intent), t)
 
-    def acknowledge(self, seat: int, seq: int, claim: int | None) -> None:
+    def acknowledge(self, seat: int, seq: int, claim: int | None, ahead: bool = True) -> None:
         """The seat's key ``seq`` was just applied (or refused); ``claim`` is the hash of
         the page's board after it. A page that claims nothing, though it played ahead,
-        was unsure of its board (what only the server knows had happened)."""
+        was unsure of its board (what only the server knows had happened). A key sent
+        unstamped (``ahead`` false) comes from a page that does not play its board ahead
+        (a bot, a program, a page before its clock): it is sent no board news, which
+        only a predicting page reads, until it stamps a key again."""
         player = self.game.players.get(seat) if self.game is not None else None
         if player is None or seat not in self.lag:
             return
         self.acked[seat] = seq
+        if not ahead:
+            self.plain.add(seat)
+            return
+        if seat in self.plain:
+            self.plain.discard(seat)
+            self.fresh.add(seat)  # it starts predicting: from the whole board
         self.answered.add(seat)
         if claim is None:
             self.fresh.add(seat)
@@ -184,6 +194,9 @@ class TetriWarLive(LiveGameBase):
             # A new piece: the page learns it, and the board it came onto, which only the
             # server knows whole (bombs appear in cleared lines, bombs land as it enters).
             new_piece = dealt != before
+            if seat in self.plain:  # its page does not read the news
+                self.told[seat] = dealt
+                continue
             whole = new_piece or seat in self.fresh or seat in self.wrong or seat in unforeseen
             if not whole and seat not in self.answered:
                 continue

@@ -464,6 +464,34 @@ async def test_a_page_whose_board_differs_gets_the_servers(table, host, opponent
         await ws.disconnect()
 
 
+async def test_a_page_that_does_not_play_ahead_gets_no_board_news(table, host, opponent, outsider, fake_clock):
+    """A key sent unstamped (no ``t``: a bot, a program, a page that does not predict)
+    acts on arrival and is acknowledged in the broadcast's head; the whole board in
+    JSON, which only a predicting page reads, is not sent to it after every key. Once
+    the page stamps a key again, it gets the whole board to predict from."""
+    from tests.live.conftest import engine
+
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1 = sockets[0]
+    fake_clock.t += 0.2
+    await player1.send_json_to({"intent": "left", "seq": 1})
+    head = await receive_until(player1, " a1:1")
+    assert head.startswith("<!--v")
+    await player1.send_json_to({"intent": "hard_drop", "seq": 2})  # a new piece, unstamped
+    await receive_until(player1, " a1:2")
+    seen = []
+    while not await player1.receive_nothing(timeout=0.2):
+        seen.append(await player1.receive_from())
+    assert not any(text.startswith("<!--tw") for text in seen)
+    fake_clock.t += 0.1
+    await player1.send_json_to({"intent": "left", "seq": 3, "t": 290, "h": 1})
+    news = await own_news(player1)
+    assert news["seq"] == 3 and "state" in news and news["h"] == engine(table).board_hash(1)
+    for ws in sockets:
+        await ws.disconnect()
+
+
 @pytest.mark.parametrize("field,value", [("t", -1), ("t", "soon"), ("h", 2**32), ("h", 1.5)])
 async def test_a_malformed_time_or_hash_is_refused_and_changes_nothing(
     table, host, opponent, outsider, fake_clock, field, value
