@@ -5,9 +5,11 @@
 
 Starts one Daphne process serving ``bench/floor_app.py``, a bare ASGI application (no
 Django, no Channels: a dict of tables and a loop over their sockets), and drives it
-with the traffic shape of ``bench/live.py``: N tables of 4 players and 1 spectator
-(each table's sockets from a loopback address of its own, as there), every player sending ``{"intent": …, "seq": n}`` frames at R a second (exponential
-gaps, default 5), every frame answered by a broadcast of B bytes (default 237, the
+with the traffic of ``bench/live.py``'s lean client (``--client scripted``: the same
+keys on the same schedule, in the same frames): N tables of 4 players and 1 spectator
+(each table's sockets from a loopback address of its own, as there), every player
+pressing R keys a second (exponential gaps, default 5), ← and → as a numbered key-down
+and its key-up, every key answered by a broadcast of B bytes (default 237, the
 median update of a live TetriWar table) to the table's five sockets, plus T broadcasts
 a second per table that no frame caused (default 2: gravity). Whatever the site does
 above this (sessions, consumers, the channel layer, the game, the HTML) costs more
@@ -36,7 +38,6 @@ sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
@@ -49,9 +50,11 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from bench import machine  # noqa: E402
 from bench.live import (  # noqa: E402
+    Script,
     cpu_seconds,
     die_with_parent,
     free_port,
+    key_frames,
     percentile,
     rss_mb,
     server_env,
@@ -87,12 +90,17 @@ async def player(url: str, address: str, seat: int, rate: float, until: float, r
                 pass  # the sender counts it
 
         reader = asyncio.create_task(read())
+        script = Script(seat, rng)  # bench/live.py's lean client: the same keys, the same frames
+        script.playing = True
         try:
             while time.monotonic() < until:
                 await asyncio.sleep(rng.expovariate(rate))
                 seq += 1
+                frame, key_up = key_frames(script.key(), seq)
                 sent[seq] = time.perf_counter()
-                await ws.send(json.dumps({"intent": "left", "seq": seq}))
+                await ws.send(frame)
+                if key_up is not None:
+                    await ws.send(key_up)
                 counts["sent"] += 1
         except ConnectionClosed:
             counts["dropped"] += 1  # the server closed it (a client too slow to read is cut off)

@@ -1,8 +1,8 @@
 """The bare ASGI application of bench/floor.py: tables of sockets and nothing else.
 
-``/ws/<table>/<seat>``: every text frame from a seat is answered by one broadcast of
-``FLOOR_BYTES`` bytes to every socket of its table, headed like the site's
-(``<!--v12 a3:41-->``); each table also broadcasts ``FLOOR_TICKS`` times a second on
+``/ws/<table>/<seat>``: every numbered text frame from a seat (a key; a key-up has no
+number) is answered by one broadcast of ``FLOOR_BYTES`` bytes to every socket of its
+table, headed like the site's (``<!--v12 a3:41-->``); each table also broadcasts ``FLOOR_TICKS`` times a second on
 its own. It parses the frame as JSON, as the site does, and nothing more. Daphne's
 connections are the site's (``config/transport.py``: a frame leaves at once), so the
 floor is that of the server the site runs on.
@@ -62,7 +62,8 @@ async def application(scope, receive, send):
                 table.ticker = asyncio.create_task(table.tick())
         elif message["type"] == "websocket.receive":
             frame = json.loads(message.get("text") or "{}")
-            await table.broadcast(f" a{seat}:{frame.get('seq')}")
+            if frame.get("seq") is not None:  # a key-up (unnumbered) shows nothing
+                await table.broadcast(f" a{seat}:{frame['seq']}")
         elif message["type"] == "websocket.disconnect":
             table.sends.pop(id(send), None)
             return

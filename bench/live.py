@@ -384,6 +384,18 @@ class Script:
         return {"intent": self.plan.pop()}
 
 
+def key_frames(key: dict, seq: int) -> tuple[str, str | None]:
+    """The frames a page sends for ``key`` (static/js/tetriwar.js), numbered ``seq``: ←
+    and → as a key-down (the measured intent, with the number) and at once its key-up
+    (unnumbered), every other key as one frame. bench/floor.py sends the same."""
+    frame = dict(key, seq=seq)
+    if frame["intent"] in TAPPED:
+        direction = TAPPED[frame["intent"]]
+        frame["intent"] = f"hold_{direction}"
+        return json.dumps(frame), json.dumps({"intent": f"release_{direction}"})
+    return json.dumps(frame), None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -813,6 +825,19 @@ class Stats:
         self.connect_retries = 0
         self.connect_s = 0.0
         self.start_s = 0.0
+        self.window_start = 0.0
+
+    def p99_by(self, seconds: float) -> list[float]:
+        """The own fragment's p99 over each ``seconds`` of the window, by the intents
+        sent in it (a timeout counted as 1000 ms): when the slowest intents were sent."""
+        out = []
+        start = self.window_start
+        while start < self.window_start + self.window_s - 0.5:
+            values = self.latencies.between(start, start + seconds)
+            values += [1000.0] * self.timeouts_between(start, start + seconds)
+            out.append(percentile(values, 0.99))
+            start += seconds
+        return out
 
     def timeouts_between(self, start: float, end: float) -> int:
         return sum(start <= sent < end for sent in self.timeouts)
@@ -942,6 +967,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
 
         def answered(seq: int, received: float) -> None:
             sent_at = pending.pop(seq, None)
+            prompt = sent_at is not None and received - sent_at <= ACK_TIMEOUT
             if sent_at is not None:
                 if received - sent_at <= ACK_TIMEOUT:
                     stats.latencies.add(sent_at, (received - sent_at) * 1000)
@@ -950,14 +976,19 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                 entry = shared.get(seq)
                 if entry is not None:
                     entry[1] = True
-            # The host takes a socket's intents in order: one still without an ack
-            # before this one was passed over (it changed nothing), or came too late.
+            # The host takes a socket's intents in order, and acknowledges a key that
+            # changed something in the broadcast of that change: one still without an
+            # ack before this one was passed over (it changed nothing). When it was
+            # handled is not known, only that it was before this one: if this one was
+            # answered in time, the server was not stalled, and the earlier key (sent
+            # perhaps more than a second before this one: the gaps are exponential) is
+            # not a timeout; else it is one when its own wait was too long.
             while pending:
                 first = next(iter(pending))
                 if first >= seq:
                     break
                 sent_at = pending.pop(first)
-                if received - sent_at <= ACK_TIMEOUT:
+                if prompt or received - sent_at <= ACK_TIMEOUT:
                     stats.without_effect += 1
                 else:
                     stats.timeouts.append(sent_at)
@@ -1000,18 +1031,13 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                     stats.skipped += 1
                     continue
                 seq += 1
-                frame["seq"] = seq
-                key_up = None
-                if frame["intent"] in TAPPED:
-                    direction = TAPPED[frame["intent"]]
-                    frame["intent"] = f"hold_{direction}"
-                    key_up = json.dumps({"intent": f"release_{direction}"})
+                frame, key_up = key_frames(frame, seq)
                 sent_at = time.perf_counter()
                 if window.measures(sent_at):
                     pending[seq] = sent_at
                     shared[seq] = [sent_at, False]
                     stats.sent += 1
-                await ws.send(json.dumps(frame))
+                await ws.send(frame)
                 if key_up is not None:
                     await ws.send(key_up)
             await asyncio.sleep(max(0.0, window.play_until + 0.1 - time.perf_counter()))
@@ -1226,6 +1252,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
         stats.rss_samples.append((time.perf_counter() - t0, rss_mb(pids)))
         await asyncio.sleep(min(RSS_EVERY, max(0.0, window.until - time.perf_counter())))
     stats.window_s = time.perf_counter() - t0
+    stats.window_start = t0
     stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
     stats.cpu_s = sum(stats.cpu_by_process)
     stats.proxy_cpu_s = cpu_seconds(proxy_pids or []) - proxy0
@@ -1489,6 +1516,7 @@ def main() -> None:
     print(f"client_loop_lag_p50_ms: {percentile(stats.loop_lags, 0.50):.2f}")
     print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
     print(f"spectator_timeouts: {len(stats.spectator_timeouts)}")
+    print("p99_ms_by_5s: " + " ".join(f"{value:.1f}" for value in stats.p99_by(5.0)))
     if floor:
         print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
         print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")
