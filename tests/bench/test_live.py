@@ -58,3 +58,45 @@ def test_a_short_run_of_the_scripted_client():
     assert lines["tables_running_at_window_start"] == "2", run.stdout
     assert out[-2].startswith(("client_limited: yes", "client_limited: no")), run.stdout
     assert out[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
+
+
+def test_the_floor_gets_the_lean_clients_frames():
+    """bench/floor.py sends what the lean client sends: ← and → as a numbered key-down
+    and its unnumbered key-up (the floor answers numbered frames alone), other keys as one."""
+    import json
+
+    from bench.live import key_frames
+
+    down, up = key_frames({"intent": "left"}, 7)
+    assert json.loads(down) == {"intent": "hold_left", "seq": 7}
+    assert json.loads(up) == {"intent": "release_left"}
+    frame, none = key_frames({"intent": "hard_drop"}, 8)
+    assert json.loads(frame) == {"intent": "hard_drop", "seq": 8} and none is None
+
+
+def test_p99_by_five_seconds_counts_a_timeout_as_a_second():
+    from bench.live import Stats
+
+    stats = Stats()
+    stats.window_start, stats.window_s = 100.0, 10.0
+    for i in range(100):
+        stats.latencies.add(100.0 + i * 0.04, 2.0)  # the first 4 s: 2 ms each
+        stats.latencies.add(105.0 + i * 0.04, 3.0)
+    stats.timeouts.extend([106.0, 106.5])
+    assert stats.p99_by(5.0) == [2.0, 1000.0]
+
+
+def test_a_short_capacity_sweep():
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "capacity.py"), "--tables", "1,2", "--seconds", "2",
+         "--modes", "embedded"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, env=dict(os.environ),
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = run.stdout.splitlines()
+    lines = dict(line.split(": ", 1) for line in out if ": " in line)
+    for tables in (1, 2):
+        assert float(lines[f"embedded_{tables}_p99_ms"]) >= 0, run.stdout
+        assert float(lines[f"embedded_{tables}_server_cpu_s_per_table_minute"]) > 0, run.stdout
+    assert lines["embedded_tables_under_50ms"] in ("0", "1", "2"), run.stdout
+    assert out[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
