@@ -15,9 +15,11 @@ import json
 import pytest
 
 from tests.services.test_scale_out import (
+    SHORT_GAME_LOG,
     assert_saved_once,
     chips,
     connect,
+    play_a_short_game,
     post,
     receive_until,
     running_cluster,
@@ -61,21 +63,10 @@ def test_players_on_the_hosting_server_and_the_other_play_one_table(cluster, nam
         watcher = await connect(cluster, away, setup["table"], setup["cookies"][2])
         # The start button pressed on the server that does not host the table.
         await start_game(cluster, setup, away, [a, b, watcher])
-        await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
-        for ws in (a, b, watcher):
-            assert 'id="board-1-row-19"' in await receive_until(ws, r"a1:1\b")
-        await b.send(json.dumps({"intent": "left", "seq": 1}))
-        for ws in (a, b, watcher):
-            await receive_until(ws, r"a2:1\b")
-        # One of the two leaves: only one side remains, so the game ends.
-        await a.send(json.dumps({"intent": "forfeit"}))
-        for ws in (a, b, watcher):
-            assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
-        for ws in (a, b, watcher):
-            await ws.close()
+        await play_a_short_game(a, b, watcher)
 
     asyncio.run(play())
-    assert_saved_once(cluster, setup, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])
+    assert_saved_once(cluster, setup, SHORT_GAME_LOG)
 
 
 def test_each_server_sends_the_table_in_each_readers_language(cluster):

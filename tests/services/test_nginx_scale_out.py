@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import http.client
-import json
 import re
 import time
 import urllib.parse
@@ -23,7 +22,13 @@ import pytest
 
 from bench.proxy import Nginx, binary
 from tests.needs import need
-from tests.services.test_scale_out import assert_saved_once, receive_until, running_cluster
+from tests.services.test_scale_out import (
+    SHORT_GAME_LOG,
+    assert_saved_once,
+    play_a_short_game,
+    receive_until,
+    running_cluster,
+)
 
 pytestmark = pytest.mark.services
 
@@ -156,21 +161,10 @@ def test_a_tables_sockets_reach_its_host_and_a_game_is_played_through_nginx(clus
         await asyncio.to_thread(post, cluster, f"/lobby/table/{table}/start/", setup["cookies"][0])
         for ws in (a, b, watcher):
             await receive_until(ws, "data-remaining-ms", timeout=15)
-        await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
-        for ws in (a, b, watcher):
-            assert 'id="board-1-row-19"' in await receive_until(ws, r"a1:1\b")
-        await b.send(json.dumps({"intent": "left", "seq": 1}))
-        for ws in (a, b, watcher):
-            await receive_until(ws, r"a2:1\b")
-        # One of the two leaves: only one side remains, so the game ends, saved once.
-        await a.send(json.dumps({"intent": "forfeit"}))
-        for ws in (a, b, watcher):
-            assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
-        for ws in (a, b, watcher):
-            await ws.close()
+        await play_a_short_game(a, b, watcher)
 
     asyncio.run(play())
-    assert_saved_once(cluster, setup, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])
+    assert_saved_once(cluster, setup, SHORT_GAME_LOG)
     home_address = f"127.0.0.1:{cluster.ports[home]}"
     assert logged(cluster, f"/ws/table/{table}/", 3) == [home_address] * 3
 

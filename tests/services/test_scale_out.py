@@ -213,6 +213,33 @@ async def start_game(cluster, setup, sockets):
         await receive_until(ws, "data-remaining-ms", timeout=15)
 
 
+async def forfeit_and_see_the_results(leaver, sockets) -> None:
+    """One of the two players leaves: only one side remains, so the game ends; every
+    socket gets the results, then each closes."""
+    await leaver.send(json.dumps({"intent": "forfeit"}))
+    for ws in sockets:
+        assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
+    for ws in sockets:
+        await ws.close()
+
+
+# The input log of play_a_short_game.
+SHORT_GAME_LOG = [[1, "hard_drop"], [2, "left"], [1, "forfeit"]]
+
+
+async def play_a_short_game(a, b, watcher) -> None:
+    """Seat 1 (``a``) drops, seat 2 (``b``) moves, seat 1 leaves: each step reaches all
+    three sockets, wherever each is connected (SHORT_GAME_LOG)."""
+    sockets = (a, b, watcher)
+    await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+    for ws in sockets:
+        assert 'id="board-1-row-19"' in await receive_until(ws, r"a1:1\b")
+    await b.send(json.dumps({"intent": "left", "seq": 1}))
+    for ws in sockets:
+        await receive_until(ws, r"a2:1\b")
+    await forfeit_and_see_the_results(a, sockets)
+
+
 def assert_saved_once(cluster, setup, log: list) -> None:
     """The table's one game is finished, with this input log, its pot paid once, and
     no chip made or lost."""
@@ -248,13 +275,7 @@ def test_players_on_two_servers_play_one_table_and_the_game_is_saved_once(cluste
         for ws in (b, watcher):  # on the other server
             fragment = await receive_until(ws, r"a1:1\b")
             assert 'id="board-1-row-19"' in fragment
-        # One of the two leaves: only one side remains, so the game ends and is
-        # saved, once.
-        await a.send(json.dumps({"intent": "forfeit"}))
-        for ws in (a, b, watcher):
-            assert "Results" in await receive_until(ws, 'id="results-title"', timeout=15)
-        for ws in (a, b, watcher):
-            await ws.close()
+        await forfeit_and_see_the_results(a, (a, b, watcher))  # the game ends, saved once
 
     asyncio.run(play())
     assert_saved_once(cluster, setup, [[1, "hard_drop"], [1, "forfeit"]])
