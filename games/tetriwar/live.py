@@ -221,9 +221,11 @@ class TetriWarLive(LiveGameBase):
         return news
 
     def render_private(self, seat: int) -> str:
-        """A page of the seat that (re)connects: its whole board, to play it ahead."""
+        """A page of the seat that (re)connects: its whole board, to play it ahead (a new
+        page plays ahead, whatever the keys of the one before it were)."""
         if self.game is None or seat not in getattr(self, "lag", {}) or self.game.finished:
             return ""
+        self.plain.discard(seat)
         self.fresh.add(seat)
         return self.own_news([], self.seconds(self.game.now)).get(seat, "")
 

@@ -488,7 +488,14 @@ async def test_a_page_that_does_not_play_ahead_gets_no_board_news(table, host, o
     await player1.send_json_to({"intent": "left", "seq": 3, "t": 290, "h": 1})
     news = await own_news(player1)
     assert news["seq"] == 3 and "state" in news and news["h"] == engine(table).board_hash(1)
-    for ws in sockets:
+    await player1.send_json_to({"intent": "right", "seq": 4})  # unstamped again
+    await receive_until(player1, " a1:4")
+    # A page of the seat opened now (a reload, a second tab) plays ahead from the start:
+    # it gets the whole board, whatever the keys of the page before it were.
+    reloaded = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
+    news = await own_news(reloaded)
+    assert "state" in news and news["h"] == engine(table).board_hash(1)
+    for ws in [*sockets, reloaded]:
         await ws.disconnect()
 
 
