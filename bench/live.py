@@ -969,7 +969,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
             sent_at = pending.pop(seq, None)
             prompt = sent_at is not None and received - sent_at <= ACK_TIMEOUT
             if sent_at is not None:
-                if received - sent_at <= ACK_TIMEOUT:
+                if prompt:
                     stats.latencies.add(sent_at, (received - sent_at) * 1000)
                 else:
                     stats.timeouts.append(sent_at)
