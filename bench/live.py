@@ -598,14 +598,12 @@ class Servers:
             sys.stderr.write(f"--- {name} log (last lines) ---\n" + "".join(lines)[-4000:])
 
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
 def cpu_of(pid: int) -> float:
     """User + system CPU of a process (all its threads), from /proc/<pid>/stat."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14 and 15)
+    task = machine.read_task(pid)
+    if task is None:
+        raise ProcessLookupError(f"process {pid} is gone")
+    return task.cpu / machine.CLOCK_TICKS
 
 
 def cpu_seconds(pids: list[int]) -> float:
