@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench import machine
 from config import nginx as site_config
 
 SBIN = "/usr/sbin/nginx"  # Debian's; not on a non-root user's PATH
@@ -37,18 +38,7 @@ def _free_port() -> int:
 
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (the master's workers)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
+    return [task.pid for task in machine.scan().values() if task.ppid == pid]
 
 
 class Nginx:
