@@ -55,6 +55,8 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
+from bench import machine  # noqa: E402
+
 LOBBY_SHARE = 0.3  # of requests; the rest are table pages
 SEATED = 2  # seats taken at each 4-seat table
 EXTRA_USERS = 4  # logged-in users who hold no seat
@@ -256,9 +258,10 @@ async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: fl
 
 def cpu_seconds(pid: int) -> float:
     """utime + stime of a process, in seconds."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    task = machine.read_task(pid)
+    if task is None:
+        raise ProcessLookupError(f"process {pid} is gone")
+    return task.cpu / machine.CLOCK_TICKS
 
 
 def client_cpu_seconds() -> float:
