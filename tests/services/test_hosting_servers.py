@@ -39,7 +39,7 @@ def cluster(tmp_path_factory):
 
 
 def servers_of(table: int) -> tuple[str, str]:
-    """The server hosting the table, and the other one."""
+    """The server hosting the table (table id % 2 shards), and the other one."""
     return ("s0", "s1") if table % 2 == 0 else ("s1", "s0")
 
 

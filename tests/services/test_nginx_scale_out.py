@@ -22,6 +22,7 @@ import pytest
 
 from bench.proxy import Nginx, binary
 from tests.needs import need
+from tests.services.test_hosting_servers import servers_of
 from tests.services.test_scale_out import (
     SHORT_GAME_LOG,
     assert_saved_once,
@@ -51,11 +52,6 @@ def cluster(tmp_path_factory):
             yield cluster
         finally:
             proxy.stop()
-
-
-def host_of(table: int) -> tuple[str, str]:
-    """The Daphne hosting the table (table id % 2 shards), and the other one."""
-    return ("s0", "s1") if table % 2 == 0 else ("s1", "s0")
 
 
 # --- a browser, through nginx ----------------------------------------------------------
@@ -150,7 +146,7 @@ def test_a_tables_sockets_reach_its_host_and_a_game_is_played_through_nginx(clus
         setup = cluster.setup_table(f"nginx_{name}_next")
     table = setup["table"]
     assert table % 2 == ("even", "odd").index(name)
-    home, away = host_of(table)
+    home, away = servers_of(table)
 
     async def play():
         a = await connect(cluster, table, setup["cookies"][0])
