@@ -58,6 +58,7 @@ COST_BYTES = 512  # a frame costs one token, plus one per this many bytes
 SWEEP_SECONDS = 60.0  # idle books are forgotten this often
 RATE_SHUT_SECONDS = 5.0  # an address over its new sockets is shut at the gate this long at least
 INBOX_BURSTS = 4  # frames that passed the budget may wait this many bursts for the consumer
+CARRIED_LIMIT = 100  # messages of the channel layer waiting in an inbox (as Channels' in-memory capacity)
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -280,25 +281,58 @@ def frame_bucket() -> TokenBucket:
 edge = Edge()
 
 
-class Inbox:
-    """What the consumer reads instead of Daphne's queue: frames that passed the
-    edge (at most ``limit`` waiting) and the connection's own events (always)."""
+class Carried(NamedTuple):
+    """A message of the channel layer in an inbox (``Inbox.carry``)."""
 
-    def __init__(self, limit: int) -> None:
+    message: dict[str, Any]
+
+
+class Inbox:
+    """What the consumer reads instead of Daphne's queue, one message at a time in the
+    order they came: frames that passed the edge (at most ``limit`` waiting), the
+    connection's own events (always), and the channel layer's messages for the
+    socket (lobby/ws.py carries them here, so that the consumer waits on one queue,
+    not on a new task for every message as Channels does)."""
+
+    def __init__(self, limit: int, carried_limit: int = CARRIED_LIMIT) -> None:
         self.limit = limit
         self.frames = 0
-        self.messages: deque[dict[str, Any]] = deque()
+        self.carried = 0
+        self.carried_limit = carried_limit
+        self.messages: deque[dict[str, Any] | Carried | BaseException] = deque()
         self.waiter: asyncio.Future | None = None
+        self.room: asyncio.Future | None = None
 
     def put(self, message: dict[str, Any]) -> bool:
         frame = message["type"] == "websocket.receive"
         if frame and self.frames >= self.limit:
             return False
         self.frames += frame
-        self.messages.append(message)
+        self._append(message)
+        return True
+
+    async def carry(self, message: dict[str, Any]) -> None:
+        """A message of the channel layer. While ``carried_limit`` of them wait, this
+        waits too: what comes meanwhile waits in the layer, within the layer's own
+        capacity, as it would for a consumer that reads the layer itself."""
+        self.carried += 1
+        self._append(Carried(message))
+        while self.carried >= self.carried_limit:
+            self.room = asyncio.get_running_loop().create_future()
+            try:
+                await self.room
+            finally:
+                self.room = None
+
+    def fail(self, error: BaseException) -> None:
+        """A source of messages failed: ``get`` raises ``error`` once what came before
+        it is taken, as the consumer would have raised reading that source itself."""
+        self._append(error)
+
+    def _append(self, item: dict[str, Any] | Carried | BaseException) -> None:
+        self.messages.append(item)
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
-        return True
 
     async def get(self) -> dict[str, Any]:
         while not self.messages:
@@ -307,9 +341,16 @@ class Inbox:
                 await self.waiter
             finally:
                 self.waiter = None
-        message = self.messages.popleft()
-        self.frames -= message["type"] == "websocket.receive"
-        return message
+        item = self.messages.popleft()
+        if type(item) is dict:
+            self.frames -= item["type"] == "websocket.receive"
+            return item
+        if type(item) is Carried:
+            self.carried -= 1
+            if self.room is not None and not self.room.done():
+                self.room.set_result(None)
+            return item.message
+        raise item
 
 
 class SocketBudget:
@@ -367,7 +408,8 @@ class EdgeMiddleware:
         pump = asyncio.ensure_future(_pump(receive, inbox, budget))
         OPEN_WEBSOCKETS.inc()
         try:
-            return await self.inner({**scope, "client_address": address, "edge": budget}, inbox.get, send)
+            scope = {**scope, "client_address": address, "edge": budget, "inbox": inbox}
+            return await self.inner(scope, inbox.get, send)
         finally:
             pump.cancel()
             edge.release(key)

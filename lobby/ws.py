@@ -8,12 +8,18 @@ code, to that socket only, and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import inspect
+import re
 from typing import Any
 
 from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
+from channels.consumer import AsyncConsumer, get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.utils import translation
@@ -81,6 +87,34 @@ class ServerSendMiddleware:
         return await self.inner(scope, receive, server_send)
 
 
+async def _carry(channel_receive, inbox) -> None:
+    """Every message of the channel layer for a socket, into its inbox as it comes;
+    a failure of the layer's too, for the consumer to raise (lobby/edge.py)."""
+    try:
+        while True:
+            await inbox.carry(await channel_receive())
+    except Exception as error:  # not a cancellation: the socket's end
+        inbox.fail(error)
+
+
+# What Channels' AsyncConsumer.__call__ sets up, which SiteConsumer.serve sets up the same
+# way (the other methods of a consumer read them); checked as this module loads.
+CONSUMER_STATE = {"scope", "channel_layer", "channel_name", "channel_receive", "base_send"}
+
+
+def check_channels() -> None:
+    """Fail loudly if Channels' consumer no longer sets up what ``serve`` does."""
+    made = set(re.findall(r"self\.(\w+) = ", inspect.getsource(AsyncConsumer.__call__)))
+    if made != CONSUMER_STATE:
+        raise RuntimeError(
+            f"Channels' AsyncConsumer.__call__ now sets {sorted(made)}, not {sorted(CONSUMER_STATE)}: "
+            "review SiteConsumer.serve (lobby/ws.py)"
+        )
+
+
+check_channels()
+
+
 class SiteConsumer(AsyncWebsocketConsumer):
     """Base consumer: identifies the speaker and their language, refuses banned
     accounts, and validates frames before ``handle_frame`` sees them.
@@ -96,12 +130,38 @@ class SiteConsumer(AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         try:
-            return await super().__call__(scope, receive, send)
+            if "inbox" in scope:
+                return await self.serve(scope, receive, send)
+            return await super().__call__(scope, receive, send)  # no edge: bare tests
         finally:
             # However the consumer ends (a disconnect, an exception in a handler, a
             # cancellation), what it registered is undone: groups, the hub, and
             # whatever the page registered (a Watcher row, a player's presence).
             await self.leave()
+
+    async def serve(self, scope, receive, send) -> None:
+        """Channels' ``AsyncConsumer.__call__``, reading one queue: the edge's inbox
+        (lobby/edge.py), into which a task of this socket puts what the channel layer
+        brings it. Channels waits on both sources with a new task for every message
+        and ``asyncio.wait``, about a tenth of the server's time at 100 tables (a
+        sampling profile); here a frame wakes this task alone. The handlers still run
+        one at a time, in the order their messages came."""
+        self.scope = scope
+        self.base_send = send
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        layer = None
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            layer = asyncio.ensure_future(_carry(self.channel_receive, scope["inbox"]))
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:
+            if layer is not None:
+                layer.cancel()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old database connections (a thread hop) before every

@@ -9,14 +9,16 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games import host as game_host
+from lobby.broadcast import user_group
 from lobby.consumers import TableConsumer
-from lobby.edge import address_key
+from lobby.edge import Inbox, address_key
 from lobby.models import Watcher
-from tests.live.conftest import HOST, ORIGIN, cookie_for, open_socket, receive_until
+from tests.live.conftest import HOST, ORIGIN, connect, cookie_for, open_socket, receive_until
 from tests.live.test_tetriwar_table import seat_everyone, start_game, three_sockets
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -349,3 +351,83 @@ async def test_a_consumer_that_falls_behind_refuses_with_busy_and_keeps_the_sock
     assert "BUSY" in codes(outputs)
     assert all(o["type"] != "websocket.close" for o in outputs)  # the player stays
     await ws.disconnect()
+
+
+# --- one queue for each socket ----------------------------------------------------------
+FRAME = {"type": "websocket.receive", "text": "{}"}
+CHIPS = {"type": "user.chips", "html": "<span>5</span>"}
+
+
+async def test_the_layers_messages_wait_in_the_inbox_in_order_with_the_frames():
+    inbox = Inbox(limit=10)
+    inbox.put(FRAME)
+    await inbox.carry(CHIPS)
+    inbox.put({**FRAME, "text": "2"})
+    assert [await inbox.get() for _ in range(3)] == [FRAME, CHIPS, {**FRAME, "text": "2"}]
+    assert (inbox.frames, inbox.carried) == (0, 0)
+
+
+async def test_the_layer_waits_while_its_limit_of_messages_waits_in_the_inbox():
+    inbox = Inbox(limit=10, carried_limit=2)
+    await inbox.carry(CHIPS)
+    second = asyncio.ensure_future(inbox.carry({**CHIPS, "html": "6"}))
+    await asyncio.sleep(0.01)
+    assert not second.done()  # two wait: what comes next waits in the layer
+    assert inbox.put(FRAME)  # frames are not held up by the layer's messages
+    assert await inbox.get() == CHIPS
+    await asyncio.wait_for(second, 1)
+    assert [await inbox.get() for _ in range(2)] == [{**CHIPS, "html": "6"}, FRAME]
+
+
+async def test_a_source_that_failed_is_raised_after_what_came_before_it():
+    inbox = Inbox(limit=10)
+    inbox.put(FRAME)
+    inbox.fail(RuntimeError("the layer is down"))
+    assert await inbox.get() == FRAME
+    with pytest.raises(RuntimeError, match="the layer is down"):
+        await inbox.get()
+
+
+async def test_a_chips_message_from_the_layer_reaches_every_page_of_the_player(db, host):
+    cookie = await cookie_for(host)
+    pages = [await open_socket("/ws/lobby/", cookie) for _ in range(2)]
+    await get_channel_layer().group_send(user_group(host.pk), {"type": "user.chips", "html": "<b id='chips'>77</b>"})
+    for ws in pages:
+        assert "77" in await receive_until(ws, "chips")
+        await ws.disconnect()
+
+
+async def test_a_consumer_whose_channel_layer_fails_ends_with_its_error_and_leaves_its_groups(
+    db, host, monkeypatch
+):
+    layer = get_channel_layer()
+
+    async def down(self, channel):
+        raise RuntimeError("the channel layer is down")
+
+    monkeypatch.setattr(type(layer), "receive", down)
+    ws = await connect("/ws/lobby/", await cookie_for(host))
+    connected, _ = await ws.connect()
+    assert connected
+    with pytest.raises(RuntimeError, match="the channel layer is down"):
+        await ws.wait(timeout=2)
+    assert not layer.groups.get(user_group(host.pk))  # left, as on any other end
+
+
+def test_the_consumers_own_loop_sets_up_what_channels_would():
+    from channels.consumer import AsyncConsumer
+
+    from lobby import ws
+
+    ws.check_channels()  # as the module loads: Channels' consumer sets up these, and only these
+    assert {"channel_name", "base_send"} <= ws.CONSUMER_STATE
+    original = AsyncConsumer.__call__
+    try:
+        async def changed(self, scope, receive, send):
+            self.scope, self.base_send, self.extra = scope, send, None
+
+        AsyncConsumer.__call__ = changed
+        with pytest.raises(RuntimeError, match="review SiteConsumer.serve"):
+            ws.check_channels()
+    finally:
+        AsyncConsumer.__call__ = original
