@@ -85,9 +85,9 @@ acknowledged within 1 s is a timeout (``timeouts``, ``spectator_timeouts``) and 
 left out of the percentiles. A key that changes nothing (into a wall, a refused bomb)
 is never acknowledged: the host handles a socket's intents in order, so an intent with
 no ack of its own is one it passed over (``intents_without_effect``) when a later
-intent of the same player was acknowledged within 1 s of it, and a timeout otherwise
-(the players go on pressing keys, unmeasured, for 1 s after the window so that its
-last intents are decided). The client takes the time as the frame comes out of its
+intent of the same player was acknowledged within 1 s of being sent (``Keys``), and a
+timeout otherwise (the players go on pressing keys, unmeasured, for 1 s after the
+window so that its last intents are decided; the answers to those count the same way). The client takes the time as the frame comes out of its
 socket, and freezes its own heap when the window opens, so that its garbage
 collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says
 how late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the
@@ -953,43 +953,70 @@ class Track:
         return [entry[0] for by_seq in self.sent.values() for entry in by_seq.values() if entry[1]]
 
 
+class Keys:
+    """One player's measured keys and their answers, in the order sent."""
+
+    def __init__(self, stats: Stats, shared: dict[int, list]) -> None:
+        self.stats = stats
+        self.shared = shared  # the table's record of them, for its spectator (Track)
+        self.pending: dict[int, float] = {}  # measured keys without their ack: send times
+        self.after: dict[int, float] = {}  # send times of keys pressed after the window
+
+    def sent(self, seq: int, at: float, window: Window) -> None:
+        if window.measures(at):
+            self.pending[seq] = at
+            self.shared[seq] = [at, False]
+            self.stats.sent += 1
+        elif at >= window.until:
+            self.after[seq] = at
+
+    def answered(self, seq: int, received: float) -> None:
+        stats, pending = self.stats, self.pending
+        sent_at = pending.pop(seq, None)
+        # whether this key was answered in time, measured or not (one pressed after the
+        # window only decides the fate of the measured keys before it)
+        own = sent_at if sent_at is not None else self.after.pop(seq, None)
+        prompt = own is not None and received - own <= ACK_TIMEOUT
+        if sent_at is not None:
+            if prompt:
+                stats.latencies.add(sent_at, (received - sent_at) * 1000)
+            else:
+                stats.timeouts.append(sent_at)
+            entry = self.shared.get(seq)
+            if entry is not None:
+                entry[1] = True
+        # The host takes a socket's intents in order, and acknowledges a key that
+        # changed something in the broadcast of that change: one still without an ack
+        # before this one was passed over (it changed nothing). When it was handled is
+        # not known, only that it was before this one: if this one was answered in
+        # time, the server was not stalled, and the earlier key (sent perhaps more than
+        # a second before this one: the gaps are exponential) is not a timeout; else it
+        # is one when its own wait was too long.
+        while pending:
+            first = next(iter(pending))
+            if first >= seq:
+                break
+            sent_at = pending.pop(first)
+            if prompt or received - sent_at <= ACK_TIMEOUT:
+                stats.without_effect += 1
+            else:
+                stats.timeouts.append(sent_at)
+
+    def unanswered(self) -> None:
+        """The player stopped: its measured keys still without an answer are timeouts."""
+        self.stats.timeouts.extend(self.pending.values())
+        self.pending.clear()
+
+
 async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: Stats, rng: random.Random,
                  started: asyncio.Event, gate: asyncio.Semaphore, address: str | None = None,
                  track: Track | None = None):
     import websockets
 
     seat = bot.seat
-    pending: dict[int, float] = {}  # measured intents without their ack, in the order sent
     shared = (track or Track()).sent[seat]
+    keys = Keys(stats, shared)
     async with await open_socket(ws_url, cookie, origin, gate, stats, address) as ws:
-
-        def answered(seq: int, received: float) -> None:
-            sent_at = pending.pop(seq, None)
-            prompt = sent_at is not None and received - sent_at <= ACK_TIMEOUT
-            if sent_at is not None:
-                if prompt:
-                    stats.latencies.add(sent_at, (received - sent_at) * 1000)
-                else:
-                    stats.timeouts.append(sent_at)
-                entry = shared.get(seq)
-                if entry is not None:
-                    entry[1] = True
-            # The host takes a socket's intents in order, and acknowledges a key that
-            # changed something in the broadcast of that change: one still without an
-            # ack before this one was passed over (it changed nothing). When it was
-            # handled is not known, only that it was before this one: if this one was
-            # answered in time, the server was not stalled, and the earlier key (sent
-            # perhaps more than a second before this one: the gaps are exponential) is
-            # not a timeout; else it is one when its own wait was too long.
-            while pending:
-                first = next(iter(pending))
-                if first >= seq:
-                    break
-                sent_at = pending.pop(first)
-                if prompt or received - sent_at <= ACK_TIMEOUT:
-                    stats.without_effect += 1
-                else:
-                    stats.timeouts.append(sent_at)
 
         async def read():
             try:
@@ -1006,7 +1033,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                         started.set()
                     for acked_seat, acked_seq in ACK.findall(head.group(2)):
                         if int(acked_seat) == seat:
-                            answered(int(acked_seq), received)
+                            keys.answered(int(acked_seq), received)
             except websockets.exceptions.ConnectionClosed:
                 pass  # the sender finds out when it next sends
 
@@ -1030,11 +1057,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                     continue
                 seq += 1
                 frame, key_up = key_frames(frame, seq)
-                sent_at = time.perf_counter()
-                if window.measures(sent_at):
-                    pending[seq] = sent_at
-                    shared[seq] = [sent_at, False]
-                    stats.sent += 1
+                keys.sent(seq, time.perf_counter(), window)
                 await ws.send(frame)
                 if key_up is not None:
                     await ws.send(key_up)
@@ -1044,7 +1067,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
             stats.dropped_at.append(time.perf_counter())
         finally:
             reader.cancel()
-            stats.timeouts.extend(pending.values())  # never answered
+            keys.unanswered()
 
 
 async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: asyncio.Semaphore, on_results=None,

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.live import ENTER_CHANCE, Script, client_limited
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -84,6 +86,57 @@ def test_p99_by_five_seconds_counts_a_timeout_as_a_second():
         stats.latencies.add(105.0 + i * 0.04, 3.0)
     stats.timeouts.extend([106.0, 106.5])
     assert stats.p99_by(5.0) == [2.0, 1000.0]
+
+
+def keys_in_a_window(start=100.0, until=110.0):
+    from bench.live import Keys, Stats, Window
+
+    window = Window()
+    window.start, window.until = start, until
+    stats = Stats()
+    return Keys(stats, {}), stats, window
+
+
+def test_a_key_answered_within_a_second_is_measured_and_a_later_answer_is_a_timeout():
+    keys, stats, window = keys_in_a_window()
+    keys.sent(1, 101.0, window)
+    keys.sent(2, 102.0, window)
+    keys.answered(1, 101.005)
+    keys.answered(2, 103.5)
+    assert stats.latencies.ms == pytest.approx([5.0]) and stats.latencies.sent == [101.0]
+    assert stats.timeouts == [102.0] and stats.sent == 2
+
+
+def test_a_key_passed_over_changed_nothing_when_the_next_answer_was_prompt():
+    keys, stats, window = keys_in_a_window()
+    keys.sent(1, 101.0, window)  # into a wall: never acknowledged
+    keys.sent(2, 102.5, window)  # 1.5 s later (the gaps are exponential)
+    keys.answered(2, 102.51)
+    assert stats.without_effect == 1 and stats.timeouts == []
+
+
+def test_the_last_key_of_the_window_is_decided_by_a_key_pressed_after_it():
+    keys, stats, window = keys_in_a_window()
+    keys.sent(1, 109.9, window)  # measured, changes nothing
+    keys.sent(2, 111.0, window)  # after the window: not measured, answered at once
+    keys.answered(2, 111.01)
+    assert stats.without_effect == 1 and stats.timeouts == [] and stats.sent == 1
+
+
+def test_a_key_passed_over_by_a_late_answer_is_a_timeout_when_its_own_wait_was_too_long():
+    keys, stats, window = keys_in_a_window()
+    keys.sent(1, 101.0, window)
+    keys.sent(2, 101.5, window)
+    keys.answered(2, 102.8)  # the server stalled: both waited more than a second
+    assert sorted(stats.timeouts) == [101.0, 101.5] and stats.without_effect == 0
+
+
+def test_a_key_never_answered_is_a_timeout():
+    keys, stats, window = keys_in_a_window()
+    keys.sent(1, 105.0, window)
+    keys.sent(2, 99.0, window)  # before the window: not measured
+    keys.unanswered()
+    assert stats.timeouts == [105.0]
 
 
 def test_a_short_capacity_sweep():
