@@ -290,7 +290,11 @@ WS_NEW_SOCKETS_PER_MINUTE = env_int("WS_NEW_SOCKETS_PER_MINUTE", 60, minimum=1)
 # A socket with more unsent than this is not reading: it is dropped.
 WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024, minimum=1)
 # Page requests run on at most this many threads, each with its database connection.
-REQUEST_THREADS = env_int("REQUEST_THREADS", 8, minimum=1)
+# Few: a page is mostly Python, and every thread rendering one shares the GIL with the
+# event loop that serves the live tables (bench/abuse.py's page storm: the tables' p99
+# 147 ms with 8 threads, 95 with 3); three leave a page a thread while one replay opens
+# and another waits for it (games/replays.py).
+REQUEST_THREADS = env_int("REQUEST_THREADS", 3, minimum=1)
 # HTTP requests per client address (pages, forms and static files alike): a page
 # and its assets are about ten; over the budget the answer is 429, and the address's
 # next connections are not read for HTTP_COOLOFF_SECONDS (config/network.py).
