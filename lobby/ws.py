@@ -9,6 +9,7 @@ code, to that socket only, and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import re
@@ -162,6 +163,8 @@ class SiteConsumer(AsyncWebsocketConsumer):
         finally:
             if layer is not None:
                 layer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await layer  # as Channels waits for its own, before the consumer leaves
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes old database connections (a thread hop) before every
