@@ -126,64 +126,66 @@ class DelayProxy:
         task = asyncio.current_task()
         self._tasks.add(task)
         self.connections += 1
+        up_writer = None
+        pipes: list[asyncio.Task] = []
         try:
             try:
                 up_reader, up_writer = await asyncio.open_connection(*self.target)
             except OSError:
-                writer.close()
                 return
-            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer),
-                                 return_exceptions=True)
+            # Each direction half-closes on its own end of stream (the other may still be
+            # sending); a broken side ends both.
+            pipes = [asyncio.create_task(self._pipe(reader, up_writer)),
+                     asyncio.create_task(self._pipe(up_reader, writer))]
+            await asyncio.wait(pipes, return_when=asyncio.FIRST_EXCEPTION)
         except asyncio.CancelledError:
-            writer.close()  # the proxy closes: end quietly (asyncio would report a cancelled client)
+            pass  # the proxy closes: end quietly (asyncio would report a cancelled client)
         finally:
+            for pipe in pipes:
+                pipe.cancel()
+            await asyncio.gather(*pipes, return_exceptions=True)
+            for side in (writer, up_writer):
+                if side is not None:
+                    side.close()
             self._tasks.discard(task)
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Bytes from ``reader`` to ``writer``, each chunk released at
-        max(its arrival + delay + jitter, the previous chunk's release)."""
+        max(its arrival + delay + jitter, the previous chunk's release); at the end of
+        ``reader``'s stream, once every chunk is out, an end of stream to ``writer``.
+        Raises when either side breaks."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
 
         async def release() -> None:
-            try:
-                while True:
-                    at, data = await queue.get()
-                    wait = at - loop.time()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    if data is None:
-                        break
-                    writer.write(data)
-                    await writer.drain()
-            except (ConnectionError, OSError):
-                pass
-            finally:
-                try:
-                    if writer.can_write_eof():
-                        writer.write_eof()
-                except (ConnectionError, OSError):
-                    pass
+            while True:
+                at, data = await queue.get()
+                wait = at - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                if data is None:
+                    break
+                writer.write(data)
+                await writer.drain()
+            if writer.can_write_eof():
+                writer.write_eof()
 
         sender = asyncio.create_task(release())
+        sender.add_done_callback(lambda done: done.cancelled() or done.exception())  # read: no warning
         last = 0.0
         try:
             while True:
                 data = await reader.read(self.chunk)
+                if sender.done():
+                    sender.result()  # the writing side broke: raise its error
                 at = max(last, loop.time() + self._hold())
                 last = at
                 queue.put_nowait((at, data or None))
                 if not data:
                     break
             await sender
-        except (ConnectionError, OSError):
-            sender.cancel()
-        except asyncio.CancelledError:
-            sender.cancel()
-            raise
         finally:
-            if sender.done():
-                writer.close()
+            sender.cancel()
 
 
 class ProxyThread:

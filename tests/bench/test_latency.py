@@ -95,6 +95,60 @@ async def test_jitter_varies_the_delay_but_never_reorders():
         assert max(held) > min(held)  # the jitter is there (bytes still in order: above)
 
 
+async def test_one_side_ending_its_stream_leaves_the_other_direction_open():
+    """The client sends and half-closes at once; the upstream answers only after it has
+    seen that end. Every byte of the answer still arrives (a proxy that closes the whole
+    connection on one side's end cuts it, as a full run once did under load)."""
+    answer = [f"down:{i:04d};".encode() for i in range(20)]
+    upstream_error: list[BaseException] = []
+
+    async def server(reader, writer):
+        try:
+            assert await reader.read() == b"hello"  # to its end of stream
+            for data in answer:
+                writer.write(data)
+                await writer.drain()
+                await asyncio.sleep(0.005)
+            writer.write_eof()
+        except Exception as error:  # noqa: BLE001 - reported by the test below
+            upstream_error.append(error)
+        finally:
+            writer.close()
+
+    upstream = await asyncio.start_server(server, "127.0.0.1", 0)
+    proxy = DelayProxy(upstream.sockets[0].getsockname()[:2])
+    port = await proxy.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"hello")
+    writer.write_eof()
+    got = await asyncio.wait_for(reader.read(), 30)
+    writer.close()
+    await proxy.close()
+    upstream.close()
+    await upstream.wait_closed()
+    assert upstream_error == []
+    assert got == b"".join(answer)
+
+
+async def test_a_broken_side_ends_the_connection():
+    """When the upstream resets, the client's side is closed too rather than left open."""
+    async def server(reader, writer):
+        await reader.read(5)
+        writer.transport.abort()
+
+    upstream = await asyncio.start_server(server, "127.0.0.1", 0)
+    proxy = DelayProxy(upstream.sockets[0].getsockname()[:2])
+    port = await proxy.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"hello")
+    await writer.drain()
+    assert await asyncio.wait_for(reader.read(), 30) == b""
+    writer.close()
+    await asyncio.wait_for(proxy.close(), 30)
+    upstream.close()
+    await upstream.wait_closed()
+
+
 @pytest.mark.browser
 def test_a_short_run_of_the_whole_bench():
     need_chromium()
