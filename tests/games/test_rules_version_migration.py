@@ -8,20 +8,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import latest_schema_after, migrate  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = [("games", "0007_game_replay"), ("lobby", "0005_seat_left_game")]
 AFTER = [("games", "0008_game_rules_version"), ("lobby", "0005_seat_left_game")]
 CHANGE = dt.datetime(2026, 11, 25, 9, 58, 47, tzinfo=dt.UTC)
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_recorded_games_get_the_rules_version_they_were_played_under():
@@ -44,6 +37,3 @@ def test_recorded_games_get_the_rules_version_they_were_played_under():
     assert versions == {before: 1, at: 2, after: 2, running_since: 2, viertris: 1}
 
     migrate(BEFORE)  # and back
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -5,19 +5,12 @@ become names of their seats. Typed names stay as typed."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import latest_schema_after, migrate  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = [("lobby", "0003_watcher_server"), ("games", "0007_game_replay")]
 AFTER = [("lobby", "0004_table_name_kind"), ("games", "0008_game_rules_version")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_stored_default_names_and_bot_names_become_language_neutral():
@@ -56,4 +49,3 @@ def test_stored_default_names_and_bot_names_become_language_neutral():
     Table = apps.get_model("lobby", "Table")
     assert Table.objects.get(pk=german).name == "bea practice"
     assert apps.get_model("lobby", "Seat").objects.get(table_id=english, number=2).name == "Bot (hard)"
-    migrate(AFTER)
