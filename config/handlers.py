@@ -17,13 +17,23 @@ This handler builds the synchronous chain, as under WSGI, and runs everything th
 is synchronous (the signal, the request, the chain, and the close of a response held
 in memory) on the request's thread in one call; the event loop reads the body and
 sends the response. A request borrows a one-thread executor from a pool and gives it
-back when done: isolation stays as Django has it (a thread serves one request at a
-time), and threads and their database connections (``CONN_MAX_AGE``) are kept. The
+back when done (the request's body is read before, on the event loop, so that a
+client sending it slowly holds no thread): isolation stays as Django has it (a thread
+serves one request at a time), and threads and their database connections
+(``CONN_MAX_AGE``) are kept. The
 pool holds at most ``REQUEST_THREADS`` threads: a burst of requests waits its turn on
 the event loop, in order of arrival, instead of starting a thread (and opening a
 database connection) per request in flight, so a burst can neither exhaust the
 database's connections nor leave hundreds of idle threads behind. A streamed
 response (a static file) is closed after it is sent, as Django does.
+
+One client address (config/network.py) holds at most ``REQUEST_THREADS_PER_ADDRESS``
+of those threads at a time; its other requests wait behind it, while other addresses'
+requests take the free threads in their order of arrival. A page is mostly Python:
+every thread rendering one takes turns at the GIL with the event loop that serves the
+live tables, and each thread more that renders lengthens the loop's turns. So a storm
+of page requests from one address (within its request budget, lobby/edge.py) renders
+on one thread, and costs the tables what one thread costs, not the whole pool.
 """
 
 from __future__ import annotations
@@ -41,66 +51,96 @@ from django.http import FileResponse
 from django.http.response import HttpResponseBase
 from django.urls import set_script_prefix
 
+from config.network import address_key, scope_client_address
+
 
 class PooledThreadASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         super().__init__()
         self.load_middleware(is_async=False)  # the chain of BaseHandler.get_response
         self.size = settings.REQUEST_THREADS
+        self.per_address = settings.REQUEST_THREADS_PER_ADDRESS
         self.idle: list[ThreadPoolExecutor] = []
         self.threads = 0
-        self.waiting: deque[asyncio.Future] = deque()
+        self.holding: dict[str, int] = {}  # address key -> threads it holds now
+        self.waiting: deque[tuple[str, asyncio.Future]] = deque()
 
-    async def borrow(self) -> ThreadPoolExecutor:
-        if self.idle:
-            return self.idle.pop()
-        if self.threads < self.size:
-            self.threads += 1
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"request-{self.threads}")
+    def _may_hold(self, key: str) -> bool:
+        return self.holding.get(key, 0) < self.per_address
+
+    def _hold(self, key: str, executor: ThreadPoolExecutor) -> ThreadPoolExecutor:
+        self.holding[key] = self.holding.get(key, 0) + 1
+        return executor
+
+    async def borrow(self, key: str = "unknown") -> ThreadPoolExecutor:
+        """A thread for a request from address ``key``; give it back with ``give_back``."""
+        if self._may_hold(key) and not any(k == key for k, _ in self.waiting):
+            if self.idle:
+                return self._hold(key, self.idle.pop())
+            if self.threads < self.size:
+                self.threads += 1
+                return self._hold(key, ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"request-{self.threads}"))
         turn = asyncio.get_running_loop().create_future()
-        self.waiting.append(turn)
+        self.waiting.append((key, turn))
         try:
             return await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self.give_back(turn.result())  # handed over just as the request went away
+                self.give_back(turn.result(), key)  # handed over just as the request went away
             raise
 
-    def give_back(self, executor: ThreadPoolExecutor) -> None:
-        while self.waiting:
-            turn = self.waiting.popleft()
-            if not turn.done():
-                turn.set_result(executor)
-                return
+    def give_back(self, executor: ThreadPoolExecutor, key: str = "unknown") -> None:
+        held = self.holding.get(key, 0) - 1
+        if held > 0:
+            self.holding[key] = held
+        else:
+            self.holding.pop(key, None)
         self.idle.append(executor)
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Idle threads to the first waiting requests whose addresses may hold one more."""
+        if not self.waiting or not self.idle:
+            return
+        still: deque[tuple[str, asyncio.Future]] = deque()
+        for key, turn in self.waiting:
+            if turn.done():
+                continue  # cancelled while it waited
+            if self.idle and self._may_hold(key):
+                turn.set_result(self._hold(key, self.idle.pop()))
+            else:
+                still.append((key, turn))
+        self.waiting = still
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        executor = await self.borrow()
         try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-        finally:
-            # Back to the pool even if the request was cancelled while its view
-            # still runs: the next request on this thread then waits its turn.
-            self.give_back(executor)
-
-    async def handle(self, scope, receive, send):
-        try:
+            # The body first: a client that sends it slowly holds no thread meanwhile.
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
         try:
-            set_script_prefix(get_script_prefix(scope))
-            response = await sync_to_async(self.respond, thread_sensitive=True)(scope, body_file)
+            key = address_key(scope_client_address(scope))
+            executor = await self.borrow(key)
             try:
-                await self.send_response(response, send)
+                async with ThreadSensitiveContext(executor=executor):
+                    await self.handle(scope, body_file, send)
             finally:
-                if response.streaming:
-                    await sync_to_async(response.close, thread_sensitive=True)()
+                # Back to the pool even if the request was cancelled while its view
+                # still runs: the next request on this thread then waits its turn.
+                self.give_back(executor, key)
         finally:
             body_file.close()
+
+    async def handle(self, scope, body_file, send):
+        set_script_prefix(get_script_prefix(scope))
+        response = await sync_to_async(self.respond, thread_sensitive=True)(scope, body_file)
+        try:
+            await self.send_response(response, send)
+        finally:
+            if response.streaming:
+                await sync_to_async(response.close, thread_sensitive=True)()
 
     def respond(self, scope, body_file) -> HttpResponseBase:
         """Everything synchronous about one request, on its thread."""

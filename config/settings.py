@@ -295,6 +295,11 @@ WS_MAX_UNSENT_BYTES = env_int("WS_MAX_UNSENT_BYTES", 1024 * 1024, minimum=1)
 # 147 ms with 8 threads, 95 with 3); three leave a page a thread while one replay opens
 # and another waits for it (games/replays.py).
 REQUEST_THREADS = env_int("REQUEST_THREADS", 3, minimum=1)
+# Of those, one client address holds at most this many at a time; its other requests
+# wait their turn (config/handlers.py). A storm of pages from one address then renders
+# on one thread (bench/abuse.py's page storm: the tables' p99 about 22 ms with all
+# three threads its, about 8 with one).
+REQUEST_THREADS_PER_ADDRESS = env_int("REQUEST_THREADS_PER_ADDRESS", 1, minimum=1)
 # HTTP requests per client address (pages, forms and static files alike): a page
 # and its assets are about ten; over the budget the answer is 429, and the address's
 # next connections are not read for HTTP_COOLOFF_SECONDS (config/network.py).

@@ -12,6 +12,7 @@ from channels.testing import HttpCommunicator
 from django.core import signals
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
+from django.views.decorators.csrf import csrf_exempt
 
 from config.handlers import PooledThreadASGIHandler
 
@@ -53,7 +54,14 @@ def slow(request):
     return HttpResponse("slow")
 
 
-urlpatterns = [path("where", where), path("stream", stream), path("broken", broken), path("slow", slow)]
+@csrf_exempt
+def posted(request):
+    return HttpResponse(request.body)
+
+
+urlpatterns = [
+    path("where", where), path("stream", stream), path("broken", broken), path("slow", slow), path("posted", posted),
+]
 
 
 @pytest.fixture
@@ -65,8 +73,11 @@ def handler(settings):
     return PooledThreadASGIHandler()
 
 
-def get(handler, url):
-    return HttpCommunicator(handler, "GET", url, headers=[(b"host", b"localhost")]).get_response()
+def get(handler, url, client=None):
+    communicator = HttpCommunicator(handler, "GET", url, headers=[(b"host", b"localhost")])
+    if client is not None:
+        communicator.scope["client"] = [client, 40000]
+    return communicator.get_response()
 
 
 async def test_requests_reuse_their_thread_and_run_the_middleware_on_it(handler):
@@ -126,7 +137,8 @@ async def test_a_burst_of_requests_waits_for_the_bounded_pool_and_leaves_no_thre
     in_flight["most"] = 0
     handler = PooledThreadASGIHandler()
     threads_before = threading.active_count()
-    responses = await asyncio.gather(*(get(handler, "/slow") for _ in range(40)))
+    # from several addresses: one alone would hold one thread at a time (below)
+    responses = await asyncio.gather(*(get(handler, "/slow", f"10.0.0.{i % 8}") for i in range(40)))
     assert [r["status"] for r in responses] == [200] * 40
     assert handler.threads == 3 and len(handler.idle) == 3  # all given back
     assert len({name for name, _ in seen}) == 3
@@ -147,3 +159,89 @@ async def test_a_request_cancelled_while_it_waits_for_a_thread_gives_nothing_awa
     await asyncio.sleep(0)
     assert handler.idle == [first] and handler.threads == 1
     first.shutdown()
+
+
+async def test_one_address_holds_one_thread_while_others_take_the_rest(settings):
+    settings.ROOT_URLCONF = __name__
+    settings.ALLOWED_HOSTS = ["localhost"]
+    settings.REQUEST_THREADS = 3
+    assert settings.REQUEST_THREADS_PER_ADDRESS == 1
+    seen.clear()
+    in_flight["most"] = 0
+    handler = PooledThreadASGIHandler()
+    storm = [asyncio.ensure_future(get(handler, "/slow", "10.0.0.66")) for _ in range(8)]
+    while not in_flight["most"]:
+        await asyncio.sleep(0.001)
+    assert handler.threads == 1 and len(handler.waiting) == 7  # the storm's others wait behind it
+    other = await get(handler, "/slow", "10.0.0.7")  # another address: a free thread
+    assert other["status"] == 200
+    assert not all(request.done() for request in storm)  # it did not wait for the storm
+    responses = await asyncio.gather(*storm)
+    assert [r["status"] for r in responses] == [200] * 8
+    assert in_flight["most"] <= 2  # never more than the storm's one and the other's one
+    assert handler.holding == {} and len(handler.idle) == handler.threads == 2
+    for executor in handler.idle:
+        executor.shutdown()
+
+
+async def test_a_waiting_request_of_an_address_is_served_in_its_order(settings):
+    settings.REQUEST_THREADS = 2
+    settings.REQUEST_THREADS_PER_ADDRESS = 1
+    handler = PooledThreadASGIHandler()
+    first = await handler.borrow("a")
+    second = asyncio.ensure_future(handler.borrow("a"))
+    third = asyncio.ensure_future(handler.borrow("a"))
+    await asyncio.sleep(0)
+    assert not second.done() and not third.done()
+    other = await handler.borrow("b")  # the second thread, though "a" waits
+    assert handler.threads == 2
+    handler.give_back(first, "a")
+    await asyncio.sleep(0)
+    assert second.done() and not third.done()
+    second.cancel()  # too late to matter: it holds the thread until given back
+    handler.give_back(second.result(), "a")
+    await asyncio.sleep(0)
+    assert third.done()
+    handler.give_back(third.result(), "a")
+    handler.give_back(other, "b")
+    assert handler.holding == {} and len(handler.idle) == 2 and not handler.waiting
+    for executor in handler.idle:
+        executor.shutdown()
+
+
+async def test_a_request_cancelled_while_it_waits_behind_its_address_leaves_no_trace(settings):
+    settings.REQUEST_THREADS = 2
+    settings.REQUEST_THREADS_PER_ADDRESS = 1
+    handler = PooledThreadASGIHandler()
+    first = await handler.borrow("a")
+    waiting = asyncio.ensure_future(handler.borrow("a"))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    await asyncio.sleep(0)
+    handler.give_back(first, "a")
+    assert handler.holding == {} and handler.idle == [first] and not handler.waiting
+    again = await handler.borrow("a")  # not stuck behind the cancelled one
+    assert again is first
+    handler.give_back(again, "a")
+    first.shutdown()
+
+
+async def test_a_body_sent_slowly_holds_no_thread(settings):
+    settings.ROOT_URLCONF = __name__
+    settings.ALLOWED_HOSTS = ["localhost"]
+    settings.REQUEST_THREADS = 1
+    handler = PooledThreadASGIHandler()
+    slow_body = HttpCommunicator(handler, "POST", "/posted", headers=[(b"host", b"localhost")])
+    slow_body.scope["client"] = ["10.0.0.66", 40000]
+    await slow_body.send_input({"type": "http.request", "body": b"a=1", "more_body": True})  # and no more yet
+    await asyncio.sleep(0.01)
+    assert not slow_body.future.done()  # (reading it starts the application, as sending does)
+    assert handler.threads == 0 and not handler.holding
+    response = await get(handler, "/where", "10.0.0.66")  # the same address, the pool's one thread
+    assert response["status"] == 200
+    await slow_body.send_input({"type": "http.request", "body": b"&b=2"})
+    assert (await slow_body.receive_output(5))["status"] == 200  # the body came: served
+    assert (await slow_body.receive_output(5))["body"] == b"a=1&b=2"
+    await slow_body.wait(5)
+    assert handler.holding == {} and handler.threads == 1
+    handler.idle[0].shutdown()
