@@ -179,20 +179,23 @@ class Edge:
 
         Refused for its rate (new sockets, or a flood's cool-off), the address is also
         shut at the gate until it may open a socket again (config/network.py): the
-        connections it keeps opening meanwhile cost the server next to nothing."""
+        connections it keeps opening meanwhile cost the server next to nothing. An
+        attempt refused because the address has its most sockets open spends from its
+        rate all the same: each cost a handshake, so an address that keeps knocking at
+        its cap is soon shut at the gate too."""
         book = self.book(key)
         now = time.monotonic()
         if book.cool_until > now:
             self.count("address_cooling", "ADDRESS_COOLING")
             gate.close_until(key, book.cool_until)
             return "address_cooling"
-        if book.open >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
-            self.count("address_open", "ADDRESS_OPEN")
-            return "address_open"
         if not book.new.take():
             self.count("address_rate", "ADDRESS_RATE")
             gate.close_until(key, now + max(book.new.wait(), RATE_SHUT_SECONDS))
             return "address_rate"
+        if book.open >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
+            self.count("address_open", "ADDRESS_OPEN")
+            return "address_open"
         book.open += 1
         return None
 

@@ -13,6 +13,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from config.network import gate
 from games import host as game_host
 from lobby.broadcast import user_group
 from lobby.consumers import TableConsumer
@@ -192,6 +193,22 @@ async def test_an_address_has_a_cap_on_open_sockets(db, settings):
         await ws.disconnect()
 
 
+async def test_an_address_knocking_at_its_cap_spends_its_new_sockets_and_is_shut_at_the_gate(db, settings):
+    settings.WS_MAX_SOCKETS_PER_ADDRESS = 2
+    settings.WS_NEW_SOCKETS_PER_MINUTE = 6
+    app = from_address("203.0.113.9")
+    held = [await attempt(app) for _ in range(2)]
+    assert all(connected for _, connected in held)
+    knocks = [(await attempt(app))[1] for _ in range(4)]  # at its cap: refused, each a handshake
+    assert knocks == [False] * 4
+    assert gate.admits("203.0.113.9")  # not shut yet: four of its six new sockets spent
+    assert not (await attempt(app))[1]  # the seventh attempt is over its rate
+    assert not gate.admits("203.0.113.9")  # now its connections are closed as they come
+    assert gate.admits("203.0.113.10")
+    for ws, _ in held:
+        await ws.disconnect()
+
+
 async def test_an_address_has_a_cap_on_new_sockets_a_minute(db, settings):
     settings.WS_NEW_SOCKETS_PER_MINUTE = 5
     app = from_address("2001:db8::1")
@@ -238,7 +255,7 @@ async def test_a_socket_is_accepted_only_from_our_own_origin(db, origin, host, a
 
 
 async def test_a_trusted_proxy_names_the_scheme_and_the_client(db, settings):
-    from config.network import request_client_address, scope_client_address
+    from config.network import gate, request_client_address, scope_client_address
 
     settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
     headers = [(b"host", b"localhost"), (b"origin", b"https://localhost"), (b"x-forwarded-proto", b"https")]
