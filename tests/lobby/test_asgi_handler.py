@@ -184,10 +184,19 @@ async def test_one_address_holds_one_thread_while_others_take_the_rest(settings)
         executor.shutdown()
 
 
-async def test_a_waiting_request_of_an_address_is_served_in_its_order(settings):
+@pytest.fixture
+def two_threads(settings):
+    """A pool of two threads, one an address; its threads are shut down after."""
     settings.REQUEST_THREADS = 2
     settings.REQUEST_THREADS_PER_ADDRESS = 1
     handler = PooledThreadASGIHandler()
+    yield handler
+    for executor in handler.idle:
+        executor.shutdown()
+
+
+async def test_a_waiting_request_of_an_address_is_served_in_its_order(two_threads):
+    handler = two_threads
     first = await handler.borrow("a")
     second = asyncio.ensure_future(handler.borrow("a"))
     third = asyncio.ensure_future(handler.borrow("a"))
@@ -205,14 +214,10 @@ async def test_a_waiting_request_of_an_address_is_served_in_its_order(settings):
     handler.give_back(third.result(), "a")
     handler.give_back(other, "b")
     assert handler.holding == {} and len(handler.idle) == 2 and not handler.waiting
-    for executor in handler.idle:
-        executor.shutdown()
 
 
-async def test_a_request_cancelled_while_it_waits_behind_its_address_leaves_no_trace(settings):
-    settings.REQUEST_THREADS = 2
-    settings.REQUEST_THREADS_PER_ADDRESS = 1
-    handler = PooledThreadASGIHandler()
+async def test_a_request_cancelled_while_it_waits_behind_its_address_leaves_no_trace(two_threads):
+    handler = two_threads
     first = await handler.borrow("a")
     waiting = asyncio.ensure_future(handler.borrow("a"))
     await asyncio.sleep(0)
@@ -223,7 +228,6 @@ async def test_a_request_cancelled_while_it_waits_behind_its_address_leaves_no_t
     again = await handler.borrow("a")  # not stuck behind the cancelled one
     assert again is first
     handler.give_back(again, "a")
-    first.shutdown()
 
 
 async def test_a_body_sent_slowly_holds_no_thread(settings):
