@@ -255,7 +255,7 @@ async def test_a_socket_is_accepted_only_from_our_own_origin(db, origin, host, a
 
 
 async def test_a_trusted_proxy_names_the_scheme_and_the_client(db, settings):
-    from config.network import gate, request_client_address, scope_client_address
+    from config.network import request_client_address, scope_client_address
 
     settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
     headers = [(b"host", b"localhost"), (b"origin", b"https://localhost"), (b"x-forwarded-proto", b"https")]
