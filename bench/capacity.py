@@ -9,7 +9,8 @@ CPU 0 of this 2-core machine, the load on the others) and reads its ``name: valu
 lines. ``scale-out`` is ``--scale-out --proxy nginx``: two Daphne processes behind
 nginx on the same server CPUs, PostgreSQL and Redis as operators run them.
 
-Prints, for each point, ``<mode>_<N>_p99_ms``, ``_spectator_p99_ms``, ``_timeouts``,
+Prints, for each point, ``<mode>_<N>_p99_ms``, ``_spectator_p99_ms``, ``_timeouts`` (and
+``_timeouts_at_stop``, as bench/live.py),
 ``_server_cores`` (the server's CPU over the window, in cores: nginx's included),
 ``_server_cpu_s_per_table_minute``, ``_client_limited`` and ``_disturbed`` (or, when the
 run could not play, ``<mode>_<N>_failed`` and why: at 200 tables the server may be
@@ -97,6 +98,7 @@ def main() -> None:
             print(f"{prefix}_p99_ms: {p99:.2f}")
             print(f"{prefix}_spectator_p99_ms: {spectator:.2f}")
             print(f"{prefix}_timeouts: {values.get('timeouts', 'nan')}")
+            print(f"{prefix}_timeouts_at_stop: {values.get('timeouts_at_stop', 'nan')}")
             print(f"{prefix}_server_cores: {cpu / window if window else float('nan'):.2f}")
             print(f"{prefix}_server_cpu_s_per_table_minute: {values.get('server_cpu_s_per_table_minute', 'nan')}")
             print(f"{prefix}_client_limited: {values.get('client_limited', 'nan')}")

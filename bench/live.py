@@ -87,7 +87,10 @@ is never acknowledged: the host handles a socket's intents in order, so an inten
 no ack of its own is one it passed over (``intents_without_effect``) when a later
 intent of the same player was acknowledged within 1 s of being sent (``Keys``), and a
 timeout otherwise (the players go on pressing keys, unmeasured, for 1 s after the
-window so that its last intents are decided; the answers to those count the same way). The client takes the time as the frame comes out of its
+window so that its last intents are decided; the answers to those count the same way;
+``timeouts_at_stop`` counts the timeouts still without any answer when their player
+stopped: late answers, or keys that changed nothing followed by no answered key in
+that last second). The client takes the time as the frame comes out of its
 socket, and freezes its own heap when the window opens, so that its garbage
 collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says
 how late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the
@@ -796,6 +799,7 @@ class Stats:
         self.latencies = Samples()  # intent -> the sender's own fragment
         self.spectator_latencies = Samples()  # intent -> the table's spectator has it
         self.timeouts: list[float] = []  # send times of intents not acknowledged within 1 s
+        self.timeouts_at_stop = 0  # of them, still without an answer when their player stopped
         self.spectator_timeouts: list[float] = []  # … not at the spectator within 1 s
         self.without_effect = 0  # passed over by the host: nothing to show, no ack
         self.skipped = 0  # due while there was no piece to move (between games)
@@ -1005,6 +1009,7 @@ class Keys:
     def unanswered(self) -> None:
         """The player stopped: its measured keys still without an answer are timeouts."""
         self.stats.timeouts.extend(self.pending.values())
+        self.stats.timeouts_at_stop += len(self.pending)
         self.pending.clear()
 
 
@@ -1550,6 +1555,7 @@ def main() -> None:
     print(f"spectator_p50_ms: {percentile(stats.spectator_latencies.ms, 0.50):.2f}")
     print(f"spectator_p99_ms: {percentile(stats.spectator_latencies.ms, 0.99):.2f}")
     print(f"timeouts: {len(stats.timeouts)}")
+    print(f"timeouts_at_stop: {stats.timeouts_at_stop}")
     if not args.no_floor:
         print(f"floor_p99_ms: {floor.get('p99_ms', 'nan')}")
     print(f"bytes_per_update_median: {statistics.median(stats.update_bytes):.0f}" if stats.update_bytes

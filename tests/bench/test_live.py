@@ -136,7 +136,16 @@ def test_a_key_never_answered_is_a_timeout():
     keys.sent(1, 105.0, window)
     keys.sent(2, 99.0, window)  # before the window: not measured
     keys.unanswered()
-    assert stats.timeouts == [105.0]
+    assert stats.timeouts == [105.0] and stats.timeouts_at_stop == 1
+
+
+def test_timeouts_at_stop_count_only_the_keys_left_without_an_answer():
+    keys, stats, window = keys_in_a_window()
+    keys.sent(1, 101.0, window)
+    keys.answered(1, 102.5)  # late: a timeout, answered
+    keys.sent(2, 109.5, window)
+    keys.unanswered()  # the player stops, key 2 never answered
+    assert sorted(stats.timeouts) == [101.0, 109.5] and stats.timeouts_at_stop == 1
 
 
 def test_a_short_capacity_sweep():
