@@ -26,6 +26,7 @@ from django.conf import settings  # noqa: E402
 
 from config.network import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.threads import lower_the_database_thread, shorten_the_switch_interval  # noqa: E402
 from games.host import GameHostConsumer  # noqa: E402
 from games.live import preload  # noqa: E402
 from games.shards import HOST_CHANNEL_PREFIX  # noqa: E402
@@ -61,6 +62,9 @@ if "twisted.internet.reactor" in sys.modules:
 
     # Startup triggers fire before the event loop turns: the first turn starts it.
     reactor.callWhenRunning(reactor.callLater, 0, presence.start)
+    # The threads beside the loop yield to it (config/threads.py).
+    shorten_the_switch_interval()
+    reactor.callWhenRunning(reactor.callLater, 0, lower_the_database_thread)
 
 # Everything loaded so far (Django, the URLconf, the consumers) lives as long as
 # the process: move it out of the collector's sight, so that the full collections that

@@ -52,6 +52,7 @@ from django.http.response import HttpResponseBase
 from django.urls import set_script_prefix
 
 from config.network import address_key, scope_client_address
+from config.threads import below_the_loop
 
 
 class PooledThreadASGIHandler(ASGIHandler):
@@ -79,7 +80,10 @@ class PooledThreadASGIHandler(ASGIHandler):
                 return self._hold(key, self.idle.pop())
             if self.threads < self.size:
                 self.threads += 1
-                return self._hold(key, ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"request-{self.threads}"))
+                thread = ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix=f"request-{self.threads}", initializer=below_the_loop
+                )
+                return self._hold(key, thread)
         turn = asyncio.get_running_loop().create_future()
         self.waiting.append((key, turn))
         try:

@@ -46,7 +46,7 @@ def free_port() -> int:
 
 
 def daphne(env: dict[str, str], log_path: Path):
-    """Start Daphne on a free port; yield the port; stop it, and check its log."""
+    """Start Daphne on a free port; yield the port and its process id; stop it, and check its log."""
     port = free_port()
     log = open(log_path, "w")
     proc = subprocess.Popen(
@@ -57,7 +57,7 @@ def daphne(env: dict[str, str], log_path: Path):
     while not port_open("127.0.0.1", port):
         assert proc.poll() is None and time.time() < deadline, log_path.read_text()[-3000:]
         time.sleep(0.1)
-    yield port
+    yield port, proc.pid
     proc.terminate()
     try:
         proc.wait(timeout=5)
@@ -90,8 +90,8 @@ def server(database):
         **database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "3",
         "HTTP_REQUESTS_PER_SECOND": "2", "HTTP_REQUEST_BURST": "10", "HTTP_COOLOFF_SECONDS": "3",
     }
-    for port in daphne(env, database["tmp"] / "daphne.log"):
-        yield {**database, "port": port}
+    for port, pid in daphne(env, database["tmp"] / "daphne.log"):
+        yield {**database, "port": port, "pid": pid}
 
 
 def wait_for(predicate, seconds: float) -> float:
@@ -211,3 +211,19 @@ def test_a_message_over_the_cap_in_many_fragments_is_dropped(server):
     started = time.time()
     assert asyncio.run(_fragmented(server, 256 * 1024)) in (1006, 1009)
     assert time.time() - started < 2
+
+
+def scheduling_policies(pid: int) -> dict[int, int]:
+    """Each thread of process ``pid``, by thread id: its scheduling policy."""
+    return {int(task.name): os.sched_getscheduler(int(task.name)) for task in Path(f"/proc/{pid}/task").iterdir()}
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle scheduling class is Linux's")
+def test_the_page_and_database_threads_run_in_the_idle_class_and_the_event_loop_does_not(server):
+    # A page: a request thread renders it; the database thread has reconciled at start-up.
+    assert http_answer(server, "127.0.0.7").startswith(b"HTTP/1.1 200")
+    policies = scheduling_policies(server["pid"])
+    loop = policies.pop(server["pid"])  # Daphne's main thread runs the event loop
+    assert loop == os.SCHED_OTHER
+    assert len(policies) >= 2  # a request thread and the database thread at least
+    assert set(policies.values()) == {os.SCHED_IDLE}

@@ -1,0 +1,63 @@
+"""config/threads.py: the threads beside the event loop yield to it."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+import pytest
+
+from config.handlers import PooledThreadASGIHandler
+from config.threads import below_the_loop, shorten_the_switch_interval
+
+linux_only = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle scheduling class is Linux's")
+
+
+def policy_after(target) -> int:
+    """The scheduling policy of a new thread after it ran ``target``."""
+    found = []
+
+    def run():
+        target()
+        found.append(os.sched_getscheduler(0))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return found[0]
+
+
+@linux_only
+def test_below_the_loop_moves_its_own_thread_alone_to_the_idle_class(settings):
+    settings.BACKGROUND_THREADS_IDLE = True
+    assert policy_after(below_the_loop) == os.SCHED_IDLE
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the calling thread's neighbours are untouched
+
+
+@linux_only
+def test_with_the_setting_off_a_thread_stays_as_it_was(settings):
+    settings.BACKGROUND_THREADS_IDLE = False
+    assert policy_after(below_the_loop) == os.SCHED_OTHER
+
+
+@linux_only
+async def test_a_request_thread_runs_in_the_idle_class(settings):
+    settings.BACKGROUND_THREADS_IDLE = True
+    handler = PooledThreadASGIHandler()
+    executor = await handler.borrow()
+    try:
+        assert executor.submit(os.sched_getscheduler, 0).result() == os.SCHED_IDLE
+    finally:
+        handler.give_back(executor)
+        executor.shutdown()
+
+
+def test_the_switch_interval_is_the_settings(settings):
+    before = sys.getswitchinterval()
+    settings.GIL_SWITCH_INTERVAL_US = 500
+    try:
+        shorten_the_switch_interval()
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+    finally:
+        sys.setswitchinterval(before)
