@@ -300,11 +300,13 @@ REQUEST_THREADS = env_int("REQUEST_THREADS", 3, minimum=1)
 # on one thread (bench/abuse.py's page storm: the tables' p99 about 22 ms with all
 # three threads its, about 8 with one).
 REQUEST_THREADS_PER_ADDRESS = env_int("REQUEST_THREADS_PER_ADDRESS", 1, minimum=1)
-# The page threads and the database thread run in Linux's idle scheduling class, and
-# the GIL's switch interval is short, so that a key arriving while a page renders is
-# served at once (config/threads.py).
-BACKGROUND_THREADS_IDLE = env_bool("BACKGROUND_THREADS_IDLE", True)
-GIL_SWITCH_INTERVAL_US = env_int("GIL_SWITCH_INTERVAL_US", 500, minimum=50)
+# Embedded (one process, SQLite in it), the page threads and the database thread run
+# in Linux's idle scheduling class and the GIL's switch interval is short, so that a
+# key arriving while a page renders is served at once (config/threads.py). Not by
+# default in scale-out, where several busy processes share the CPUs: a thread of the
+# idle class that holds the GIL then stalls its loop behind the other processes.
+BACKGROUND_THREADS_IDLE = env_bool("BACKGROUND_THREADS_IDLE", not REDIS_URL)
+GIL_SWITCH_INTERVAL_US = env_int("GIL_SWITCH_INTERVAL_US", 5000 if REDIS_URL else 500, minimum=50)
 # HTTP requests per client address (pages, forms and static files alike): a page
 # and its assets are about ten; over the budget the answer is 429, and the address's
 # next connections are not read for HTTP_COOLOFF_SECONDS (config/network.py).

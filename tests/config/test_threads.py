@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from config.handlers import PooledThreadASGIHandler
 from config.threads import below_the_loop, shorten_the_switch_interval
 
+ROOT = Path(__file__).resolve().parents[2]
 linux_only = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle scheduling class is Linux's")
 
 
@@ -61,3 +64,23 @@ def test_the_switch_interval_is_the_settings(settings):
         assert sys.getswitchinterval() == pytest.approx(0.0005)
     finally:
         sys.setswitchinterval(before)
+
+
+def defaults(**env: str) -> str:
+    """The two settings as a fresh process reads them from ``env`` (and nothing else of ours)."""
+    mine = ("REDIS_URL", "BACKGROUND_THREADS_IDLE", "GIL_SWITCH_INTERVAL_US")
+    clean = {k: v for k, v in os.environ.items() if k not in mine}
+    show = "from config import settings; print(settings.BACKGROUND_THREADS_IDLE, settings.GIL_SWITCH_INTERVAL_US)"
+    done = subprocess.run(
+        [sys.executable, "-c", show], cwd=ROOT, env={**clean, "DEBUG": "true", **env},
+        capture_output=True, text=True, timeout=60, check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_embedded_yields_to_the_loop_and_scale_out_keeps_pythons_defaults():
+    assert defaults() == "True 500"  # one process, alone with its tables
+    # several busy processes share the CPUs: an idle-class thread holding the GIL would
+    # stall its loop behind the others
+    assert defaults(REDIS_URL="redis://127.0.0.1:6379/0") == "False 5000"
+    assert defaults(REDIS_URL="redis://127.0.0.1:6379/0", BACKGROUND_THREADS_IDLE="true") == "True 5000"
