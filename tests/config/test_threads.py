@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
 from config.handlers import PooledThreadASGIHandler
 from config.threads import below_the_loop, shorten_the_switch_interval
+from tests.fresh_settings import settings_in_a_fresh_process
 
-ROOT = Path(__file__).resolve().parents[2]
 linux_only = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle scheduling class is Linux's")
 
 
@@ -68,13 +66,11 @@ def test_the_switch_interval_is_the_settings(settings):
 
 def defaults(**env: str) -> str:
     """The two settings as a fresh process reads them from ``env`` (and nothing else of ours)."""
-    mine = ("REDIS_URL", "BACKGROUND_THREADS_IDLE", "GIL_SWITCH_INTERVAL_US")
-    clean = {k: v for k, v in os.environ.items() if k not in mine}
-    show = "from config import settings; print(settings.BACKGROUND_THREADS_IDLE, settings.GIL_SWITCH_INTERVAL_US)"
-    done = subprocess.run(
-        [sys.executable, "-c", show], cwd=ROOT, env={**clean, "DEBUG": "true", **env},
-        capture_output=True, text=True, timeout=60, check=True,
+    done = settings_in_a_fresh_process(
+        "settings.BACKGROUND_THREADS_IDLE, settings.GIL_SWITCH_INTERVAL_US",
+        without=("REDIS_URL", "BACKGROUND_THREADS_IDLE", "GIL_SWITCH_INTERVAL_US"), DEBUG="true", **env,
     )
+    assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 

@@ -3,26 +3,21 @@ Content-Security-Policy that the templates keep to (tests/browser checks it in C
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from games.tetriwar.render import pieces_css
+from tests.fresh_settings import settings_in_a_fresh_process
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def _settings_in_a_fresh_process(**env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
-    return subprocess.run(
-        [sys.executable, "-c", "from config import settings; print('DEBUG', settings.DEBUG)"],
-        cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=60,
-    )
+    return settings_in_a_fresh_process("'DEBUG', settings.DEBUG", without=("DEBUG", "SECRET_KEY"), **env)
 
 
 def test_start_up_without_a_secret_key_fails_and_says_how_to_run_locally():
