@@ -298,3 +298,30 @@ def test_a_socket_closed_for_flooding_is_read_no_more(monkeypatch):
     protocol.handle_reply({"type": "websocket.close", "code": 4008, "stop_reading": True})
     assert closes == [1000, 4008]
     assert not protocol.transport.reading
+
+
+def test_bytes_read_go_to_autobahn_without_formatting_its_debug_line(monkeypatch):
+    import autobahn.twisted.websocket as adapter
+
+    def formatted(*args, **kwargs):
+        raise AssertionError("autobahn's debug line was formatted for a read")
+
+    monkeypatch.setattr(adapter, "hltype", formatted)
+    monkeypatch.setattr(adapter, "hlval", formatted)
+    read: list[bytes] = []
+    monkeypatch.setattr(AutobahnProtocol, "_dataReceived", lambda self, data: read.append(data))
+    protocol = BoundedWebSocketProtocol.__new__(BoundedWebSocketProtocol)
+    protocol.dataReceived(b"\x81\x82abcd\x1a\x1a")
+    protocol.dataReceived(b"more")
+    assert read == [b"\x81\x82abcd\x1a\x1a", b"more"]  # as they came, in order
+
+
+def test_the_check_fails_loudly_when_autobahns_adapter_no_longer_reads_through_data_received(monkeypatch):
+    real = inspect.getsource
+
+    def elsewhere(obj):
+        return real(obj).replace("self._dataReceived(data)", "self._consume(data)")
+
+    monkeypatch.setattr(inspect, "getsource", elsewhere)
+    with pytest.raises(LibraryChanged, match="_dataReceived"):
+        check()
