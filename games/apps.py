@@ -9,8 +9,8 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # TetriWar's hot fragments are built by a pure module (no Django): it speaks
         # the active language through Django's gettext, installed here.
-        from django.utils.translation import gettext
+        from django.utils.translation import get_language, gettext
 
         from games.tetriwar import render
 
-        render.use_translator(gettext)
+        render.use_translator(gettext, get_language)

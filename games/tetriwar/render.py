@@ -31,16 +31,34 @@ def gettext_noop(text: str) -> str:
 # (games/tetriwar/live.py, ``use_translator``), as this module imports nothing of
 # Django. Until then, and in engine tests, English.
 gettext: Callable[[str], str] = gettext_noop
+# The active language's code, installed with it (None: one language, English).
+language: Callable[[], str | None] = lambda: None  # noqa: E731
 
 
 # The words of the score box, marked for makemessages, which does not read the
 # f-strings that use them.
 STAT_WORDS = (gettext_noop("Score"), gettext_noop("Level"), gettext_noop("Lines"), gettext_noop("Out"))
+# The score box's four words by language: a score changes with every piece that
+# locks, and each of Django's gettext calls looks the language up again.
+_stat_words: dict[str | None, tuple[str, ...]] = {}
 
 
-def use_translator(translate: Callable[[str], str]) -> None:
-    global gettext
-    gettext = translate
+def use_translator(translate: Callable[[str], str], active_language: Callable[[], str | None] = lambda: None) -> None:
+    """Speak through ``translate`` in the language ``active_language`` names."""
+    global gettext, language
+    gettext, language = translate, active_language
+    _stat_words.clear()
+
+
+def stat_words() -> tuple[str, ...]:
+    """The score box's words in the active language."""
+    code = language()
+    words = _stat_words.get(code)
+    if words is None:
+        if len(_stat_words) >= 64:  # the site has a handful of languages; never a heap of them
+            _stat_words.clear()
+        words = _stat_words[code] = tuple(gettext(word) for word in STAT_WORDS)
+    return words
 
 
 BOMB_LABELS = {
@@ -119,11 +137,12 @@ def piece(
 
 def score(seat: int, score: int, level: int, lines: int, eliminations: int, oob: bool = True) -> str:
     swap = ' hx-swap-oob="true"' if oob else ""
+    words = stat_words()
     return (
         f'<dl id="score-{seat}" class="stats"{swap}>'
-        f"<div><dt>{gettext('Score')}</dt><dd>{score}</dd></div><div><dt>{gettext('Level')}</dt><dd>{level}</dd></div>"
-        f"<div><dt>{gettext('Lines')}</dt><dd>{lines}</dd></div>"
-        f"<div><dt>{gettext('Out')}</dt><dd>{eliminations}</dd></div></dl>"
+        f"<div><dt>{words[0]}</dt><dd>{score}</dd></div><div><dt>{words[1]}</dt><dd>{level}</dd></div>"
+        f"<div><dt>{words[2]}</dt><dd>{lines}</dd></div>"
+        f"<div><dt>{words[3]}</dt><dd>{eliminations}</dd></div></dl>"
     )
 
 

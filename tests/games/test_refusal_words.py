@@ -76,3 +76,34 @@ def test_tetriwar_hot_fragments_speak_through_djangos_gettext():
 
     assert render.gettext is gettext  # installed by games/apps.py
     assert ">Score</dt>" in render.score(1, 0, 1, 0, 0)
+
+
+def test_tetriwars_score_box_speaks_each_language_read_at_the_table():
+    from django.utils import translation
+
+    from games.tetriwar import render
+
+    assert render.language is translation.get_language  # installed by games/apps.py
+    english = render.score(1, 120, 2, 7, 0)
+    with translation.override("de"):
+        german = render.score(1, 120, 2, 7, 0)
+    with translation.override("es"):
+        spanish = render.score(1, 120, 2, 7, 0)
+    assert ">Score</dt><dd>120</dd>" in english
+    assert ">Punktzahl</dt><dd>120</dd>" in german
+    assert ">Puntuación</dt><dd>120</dd>" in spanish
+    assert render.score(1, 120, 2, 7, 0) == english  # and back: each language's own words
+
+
+def test_a_new_translator_speaks_at_once():
+    from games.tetriwar import render
+
+    shouting = str.upper
+    render.use_translator(shouting, lambda: "loud")
+    try:
+        assert ">SCORE</dt>" in render.score(1, 0, 1, 0, 0)
+    finally:
+        from django.utils.translation import get_language, gettext
+
+        render.use_translator(gettext, get_language)
+    assert ">Score</dt>" in render.score(1, 0, 1, 0, 0)
