@@ -71,7 +71,7 @@ def player_name(name: str, bot_level: str = "") -> str:
 TERMINATIONS: tuple[str, ...] = (
     gettext_noop("Time is up."),
     gettext_noop("Only one side is left standing."),
-    gettext_noop("The others left the game."),
+    gettext_noop("The game ended when players left it."),
     gettext_noop("The board is full."),
     gettext_noop("The target score was reached."),
     gettext_noop("The last move was played."),

@@ -35,7 +35,7 @@ class Termination(enum.Enum):
 TERMINATION_WORDS = {
     Termination.TIME: "Time is up.",
     Termination.LAST_STANDING: "Only one side is left standing.",
-    Termination.FORFEIT: "The others left the game.",
+    Termination.FORFEIT: "The game ended when players left it.",
     Termination.FULL_BOARD: "The board is full.",
     Termination.TARGET_SCORE: "The target score was reached.",
     Termination.MOVE_LIMIT: "The last move was played.",

@@ -163,7 +163,7 @@ def test_a_short_game_of_three_players_with_a_spectator(
         page.get_by_role("button", name="Leave the game").click()
     for page in pages.values():
         expect(page.locator("#results-title")).to_have_text("Results")
-        expect(page.locator("#results")).to_contain_text("The others left the game.")
+        expect(page.locator("#results")).to_contain_text("The game ended when players left it.")
         expect(page.locator("#clock")).to_have_text("Game over")
     expect(watcher.locator("#results tbody tr").first).to_contain_text("hostess")
     screenshot(watcher, f"thirdoption-finished-{size[0]}")

@@ -164,7 +164,7 @@ async def test_leaving_forfeits_and_the_last_one_in_wins(host, opponent, third, 
     assert 'data-state="left"' in await receive_until(spectator, 'id="to-status-2"')
     await p3.send_json_to({"intent": "forfeit"})
     results = await receive_until(spectator, 'id="results-title"')
-    assert "The others left the game." in results and "opponent (left)" in results
+    assert "The game ended when players left it." in results and "opponent (left)" in results
 
 
 async def test_a_player_who_does_not_come_back_within_30_seconds_forfeits(
