@@ -77,7 +77,6 @@ from config.network import gate
 TWISTED_BUFFER_ATTRIBUTES = ("dataBuffer", "offset", "_tempDataBuffer", "_tempDataLen", "_writeDisconnected")
 AUTOBAHN_OPTIONS = ("maxFramePayloadSize", "maxMessagePayloadSize")
 # set on every connection by autobahn's _connectionMade: read by the prepared send
-# (and its Twisted adapter hands what it reads to ``_dataReceived``, which ours calls)
 AUTOBAHN_SEND_STATE = ("send_queue", "_perMessageCompress")
 
 
@@ -126,10 +125,8 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
             self.transport.max_unsent = settings.WS_MAX_UNSENT_BYTES
 
     def dataReceived(self, data: bytes) -> None:
-        # What autobahn's Twisted adapter does with the bytes read, less its debug line,
-        # whose arguments it formats (in colour, through click, with the method's
-        # qualified name) for every read even when nothing logs it: about 3 % of the
-        # server's time under a full room of tables, on the path of every key.
+        # autobahn's Twisted adapter, less its debug line (the module's docstring says
+        # why): about 5 % of the server's CPU at 100 tables (bench/live.py).
         self._dataReceived(data)
 
     def handle_reply(self, message) -> None:

@@ -31,8 +31,15 @@ def gettext_noop(text: str) -> str:
 # (games/tetriwar/live.py, ``use_translator``), as this module imports nothing of
 # Django. Until then, and in engine tests, English.
 gettext: Callable[[str], str] = gettext_noop
-# The active language's code, installed with it (None: one language, English).
-language: Callable[[], str | None] = lambda: None  # noqa: E731
+
+
+def no_language() -> None:
+    """The active language's code before a translator is installed: none, English."""
+    return None
+
+
+# The active language's code, installed with the translator.
+language: Callable[[], str | None] = no_language
 
 
 # The words of the score box, marked for makemessages, which does not read the
@@ -43,7 +50,7 @@ STAT_WORDS = (gettext_noop("Score"), gettext_noop("Level"), gettext_noop("Lines"
 _stat_words: dict[str | None, tuple[str, ...]] = {}
 
 
-def use_translator(translate: Callable[[str], str], active_language: Callable[[], str | None] = lambda: None) -> None:
+def use_translator(translate: Callable[[str], str], active_language: Callable[[], str | None] = no_language) -> None:
     """Speak through ``translate`` in the language ``active_language`` names."""
     global gettext, language
     gettext, language = translate, active_language
