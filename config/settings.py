@@ -137,10 +137,11 @@ else:
     _test_name = str(BASE_DIR / "test_db.sqlite3")
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", _test_name)}
 
-# Channel layer: in-memory (one process) by default; REDIS_URL selects Redis so
-# several processes share tables.
+# Channel layer: in-memory (one process) by default, Channels' own with its sweep of
+# expired messages paced (config/layers.py); REDIS_URL selects Redis so several
+# processes share tables.
 REDIS_URL = env_str("REDIS_URL", "")
-EMBEDDED_CHANNEL_LAYER = {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+EMBEDDED_CHANNEL_LAYER = {"BACKEND": "config.layers.PacedInMemoryChannelLayer"}
 if REDIS_URL:
     # Redis pub/sub: a group message is published once and each process fans it out
     # to its own sockets. The hot path, a table's intents and fragments, stays inside
