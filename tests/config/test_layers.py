@@ -9,21 +9,15 @@ import pytest
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from bench.layer import deliver
 from config import layers
 from config.layers import SWEEP_SECONDS, PacedInMemoryChannelLayer, check
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.live.conftest import FakeClock
 
 
 @pytest.fixture
-def clock(monkeypatch) -> Clock:
-    fake = Clock()
+def clock(monkeypatch) -> FakeClock:
+    fake = FakeClock()
     monkeypatch.setattr(layers, "clock", fake)
     return fake
 
@@ -42,42 +36,15 @@ def sweeps(monkeypatch) -> list[int]:
     return counted
 
 
-async def deliver_to_many(layer: InMemoryChannelLayer, sockets: int, messages: int) -> int:
-    """``sockets`` consumers waiting in ``receive``, each in a group of its own and a
-    table's group of five; ``messages`` group sends to the tables in turn."""
-    channels = [await layer.new_channel() for _ in range(sockets)]
-    for i, channel in enumerate(channels):
-        await layer.group_add(f"user-{i}", channel)
-        await layer.group_add(f"table-{i // 5}", channel)
-    got = 0
-
-    async def consume(channel: str) -> None:
-        nonlocal got
-        while True:
-            await layer.receive(channel)
-            got += 1
-
-    consumers = [asyncio.create_task(consume(channel)) for channel in channels]
-    await asyncio.sleep(0)
-    for k in range(messages):
-        await layer.group_send(f"table-{k % (sockets // 5)}", {"type": "seat.changed"})
-    while got < 5 * messages:
-        await asyncio.sleep(0)
-    for consumer in consumers:
-        consumer.cancel()
-    await asyncio.gather(*consumers, return_exceptions=True)
-    return got
-
-
 async def test_messages_to_many_sockets_sweep_once_within_the_pace(clock, sweeps):
-    assert await deliver_to_many(PacedInMemoryChannelLayer(), sockets=500, messages=40) == 200
+    assert await deliver(PacedInMemoryChannelLayer(), sockets=500, messages=40) == 200
     assert len(sweeps) == 1
 
 
 async def test_channels_own_layer_sweeps_on_every_receive_and_group_send(sweeps):
     """What the paced layer saves: the plain layer sweeps all 500 sockets' entries on
     each of these 240 calls, and more (every consumer's first wait)."""
-    assert await deliver_to_many(InMemoryChannelLayer(), sockets=500, messages=40) == 200
+    assert await deliver(InMemoryChannelLayer(), sockets=500, messages=40) == 200
     assert len(sweeps) >= 40 + 200
 
 
@@ -86,10 +53,10 @@ async def test_the_sweep_runs_again_once_the_pace_allows(clock, sweeps):
     await layer.send("a.inmemory!x", {"type": "one"})
     await layer.receive("a.inmemory!x")
     await layer.send("a.inmemory!x", {"type": "two"})
-    clock.now += SWEEP_SECONDS / 2
+    clock.t += SWEEP_SECONDS / 2
     await layer.receive("a.inmemory!x")
     assert len(sweeps) == 1
-    clock.now += SWEEP_SECONDS / 2
+    clock.t += SWEEP_SECONDS / 2
     await layer.group_send("nobody", {"type": "three"})
     assert len(sweeps) == 2
 
@@ -101,7 +68,7 @@ async def test_an_expired_message_is_dropped_at_the_next_sweep(clock):
     await asyncio.sleep(0.05)  # expired now, by the wall clock Channels' expiry reads
     await layer.group_send("table-2", {"type": "other"})  # within the pace: no sweep
     assert "gone.inmemory!x" in layer.channels
-    clock.now += SWEEP_SECONDS
+    clock.t += SWEEP_SECONDS
     await layer.group_send("table-2", {"type": "other"})
     # Channels' own sweep: the message dropped, its channel out of every group.
     assert "gone.inmemory!x" not in layer.channels
