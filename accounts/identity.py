@@ -11,6 +11,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 GUEST_NAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 SESSION_GUEST_NAME = "guest_name"
 SESSION_GUEST_TOKEN = "guest_token"
@@ -28,7 +30,9 @@ class PlayerRef:
 
     @property
     def display_name(self) -> str:
-        return f"{self.name} (guest)" if self.is_guest else self.name
+        """The name as a page shows it: a guest's marked so, in the active language."""
+        # the words of games/words.py guest_mark (accounts know nothing of games)
+        return gettext("%(name)s (guest)") % {"name": self.name} if self.is_guest else self.name
 
 
 def _from(user: Any, session: Any) -> PlayerRef | None:

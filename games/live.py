@@ -21,7 +21,7 @@ from games.core.protocol import IllegalIntent
 from games.core.rules import Rules, UnknownRules
 from games.registry import GAMES
 from games.wire import Frame
-from games.words import Sentence, bot_name, termination
+from games.words import Sentence, bot_name, guest_mark, termination
 
 GUEST_NAME = gettext_lazy("%(name)s (guest)")
 
@@ -157,7 +157,7 @@ class LiveGameBase:
         if info.get("bot"):
             return str(bot_name(info["name"], info["bot"]))
         if info.get("is_guest"):
-            return gettext("%(name)s (guest)") % {"name": info["name"]}
+            return guest_mark(info["name"])
         return info["name"]
 
     # --- the game's partials (``TEMPLATE``) ------------------------------------------

@@ -62,6 +62,11 @@ def bot_name(name: str, level: str) -> Sentence:
     return Sentence(BOT_NAME, name=name, level=bot_level(level))
 
 
+def guest_mark(name: str) -> str:
+    """A guest's name marked so, in the active language: ``Bea (guest)``."""
+    return gettext("%(name)s (guest)") % {"name": name}
+
+
 def player_name(name: str, bot_level: str = "") -> str:
     """A seat's or a participation's name in the active language: a bot's with its words."""
     return str(bot_name(name, bot_level)) if bot_level else name

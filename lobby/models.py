@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.words import player_name
+from games.words import guest_mark, player_name
 
 # Why a table closed is stored in English (lobby/services.py, games/services.py mark the
 # fixed sentences with gettext_noop) and translated where shown: these two carry a number
@@ -87,6 +87,15 @@ class Table(models.Model):
         return self.stake > 0
 
     @property
+    def host_display_name(self) -> str:
+        """The host's name as the pages show it: a guest's marked so in the active
+        language. ``host_name`` holds the name alone (a table recorded before
+        2026-11-28 holds a guest's with the English mark, taken off here)."""
+        if self.host_user_id is None and self.host_guest_token:
+            return guest_mark(self.host_name.removesuffix(" (guest)"))
+        return self.host_name
+
+    @property
     def group_name(self) -> str:
         return f"table-{self.pk}"
 
@@ -160,7 +169,7 @@ class Seat(models.Model):
         """The name the table shows; a bot's in the active language (``Ada (bot, greedy)``)."""
         if self.is_bot:
             return player_name(self.name, self.bot_level)
-        return f"{self.name} (guest)" if self.is_guest else self.name
+        return guest_mark(self.name) if self.is_guest else self.name
 
 
 class Watcher(models.Model):

@@ -179,7 +179,7 @@ def table_create(
         stake=stake,
         host_user_id=player.user_id,
         host_guest_token=player.guest_token,
-        host_name=player.display_name,
+        host_name=player.name,
     )
     _check_may_sit(table, player)
     table.save()
@@ -248,7 +248,7 @@ def _hand_over_or_close(table: Table) -> None:
     if not host_still_seated:
         table.host_user_id = first.user_id
         table.host_guest_token = first.guest_token
-        table.host_name = first.display_name
+        table.host_name = first.name
         table.save(update_fields=["host_user", "host_guest_token", "host_name", "updated_at"])
 
 

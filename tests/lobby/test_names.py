@@ -15,11 +15,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from accounts.identity import SESSION_GUEST_NAME, SESSION_GUEST_TOKEN, PlayerRef
 from games.registry import GAMES
 from lobby import broadcast, services
 from lobby.models import Table
 from tests.games.test_replays import recorded_bots_game
-from tests.personas import ref
+from tests.personas import guest, ref
 
 pytestmark = pytest.mark.django_db
 COOKIE = settings.LANGUAGE_COOKIE_NAME
@@ -217,3 +218,60 @@ def test_the_admin_words_default_names_and_bots_in_the_admins_language(host, adm
     assert "Übung von hostess" in change and "Alan (Bot, mittel)" in change
     english = page(reader("en", admin_user), reverse("admin:lobby_table_changelist"))
     assert "hostess practice" in english
+
+
+# --- guests -----------------------------------------------------------------------------------------
+def guest_reader(language: str, who: PlayerRef) -> Client:
+    client = reader(language)
+    session = client.session
+    session[SESSION_GUEST_NAME] = who.name
+    session[SESSION_GUEST_TOKEN] = who.guest_token
+    session.save()
+    return client
+
+
+def test_a_guest_is_marked_so_in_each_readers_language_and_stored_by_name_alone(outsider):
+    bea = guest("bea", "guest-token-bea")
+    with translation.override("de"):
+        table = services.table_create(
+            player=bea, game="viertris", options=GAMES["viertris"].options_form.defaults(), seats_total=2
+        )
+    table.refresh_from_db()
+    assert table.host_name == "bea"  # no language's mark in the database
+    for language, marked, unmarked in (("en", "bea (guest)", "(Gast)"), ("de", "bea (Gast)", "(guest)")):
+        with translation.override(language):
+            assert table.host_display_name == marked
+            assert table.seats.get(number=1).display_name == marked
+            assert bea.display_name == marked
+        # the host line and the seat panel, to a reader who is not at the table
+        watching = page(reader(language, outsider), table.get_absolute_url())
+        assert watching.count(marked) >= 2 and unmarked not in watching
+        # the lobby's row
+        lobby = page(reader(language, outsider), reverse("lobby:index"))
+        assert marked in lobby and unmarked not in lobby
+        # the guest's own page: the header says whom they play as
+        own = page(guest_reader(language, bea), table.get_absolute_url())
+        assert unmarked not in own
+    assert "Du spielst als bea (Gast)" in page(guest_reader("de", bea), table.get_absolute_url())
+
+
+def test_a_guest_who_takes_over_as_host_is_stored_by_name_alone(host, make_table):
+    table = make_table(ref(host))
+    services.seat_take(table_id=table.pk, player=guest("bea", "guest-token-bea"), number=2)
+    services.seat_leave(table_id=table.pk, player=ref(host))
+    table.refresh_from_db()
+    assert table.host_name == "bea"
+    with translation.override("de"):
+        assert table.host_display_name == "bea (Gast)"
+
+
+def test_a_guest_host_recorded_with_the_english_mark_reads_in_each_language():
+    table = Table.objects.create(
+        game="viertris", seats_total=2, host_guest_token="guest-token-bea", host_name="bea (guest)"
+    )
+    with translation.override("de"):
+        assert table.host_display_name == "bea (Gast)"
+    with translation.override("en"):
+        assert table.host_display_name == "bea (guest)"
+    signed_in = Table.objects.create(game="viertris", seats_total=2, host_name="ann (guest)")
+    assert signed_in.host_display_name == "ann (guest)"  # an account's name is its own, as typed
