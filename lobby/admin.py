@@ -265,7 +265,7 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("id", "table_name", "game", "status", "stake", "seats_total", "host_name", "created_at")
+    list_display = ("id", "table_name", "game", "status", "stake", "seats_total", "host", "created_at")
     list_filter = ("game", "status")
     search_fields = ("name", "named_for", "host_name")
     readonly_fields = (
@@ -282,6 +282,11 @@ class TableAdmin(admin.ModelAdmin):
     def table_name(self, table: Table) -> str:
         """A default name worded in the admin's language; a typed one as typed."""
         return table.title
+
+    @admin.display(description=_("Host"), ordering="host_name")
+    def host(self, table: Table) -> str:
+        """A guest host marked so in the admin's language."""
+        return table.host_display_name
 
     @admin.action(description=_("Close the selected tables"))
     def close_tables(self, request, queryset):

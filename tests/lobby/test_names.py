@@ -275,3 +275,12 @@ def test_a_guest_host_recorded_with_the_english_mark_reads_in_each_language():
         assert table.host_display_name == "bea (guest)"
     signed_in = Table.objects.create(game="viertris", seats_total=2, host_name="ann (guest)")
     assert signed_in.host_display_name == "ann (guest)"  # an account's name is its own, as typed
+
+
+def test_the_admin_marks_a_guest_host_in_the_admins_language(admin_user):
+    services.table_create(
+        player=guest("bea", "guest-token-bea"), game="viertris",
+        options=GAMES["viertris"].options_form.defaults(), seats_total=2,
+    )
+    german = page(reader("de", admin_user), reverse("admin:lobby_table_changelist"))
+    assert "bea (Gast)" in german and "Gastgeber" in german and "(guest)" not in german
