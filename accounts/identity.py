@@ -31,7 +31,7 @@ class PlayerRef:
     @property
     def display_name(self) -> str:
         """The name as a page shows it: a guest's marked so, in the active language."""
-        # the words of games/words.py guest_mark (accounts know nothing of games)
+        # the words of games/words.py GUEST_NAME (accounts know nothing of games)
         return gettext("%(name)s (guest)") % {"name": self.name} if self.is_guest else self.name
 
 

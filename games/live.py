@@ -21,9 +21,7 @@ from games.core.protocol import IllegalIntent
 from games.core.rules import Rules, UnknownRules
 from games.registry import GAMES
 from games.wire import Frame
-from games.words import Sentence, bot_name, guest_mark, termination
-
-GUEST_NAME = gettext_lazy("%(name)s (guest)")
+from games.words import GUEST_NAME, Sentence, bot_name, guest_mark, termination
 
 
 @dataclass(frozen=True)

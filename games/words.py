@@ -62,9 +62,15 @@ def bot_name(name: str, level: str) -> Sentence:
     return Sentence(BOT_NAME, name=name, level=bot_level(level))
 
 
+# A guest's name, marked so in each reader's language (accounts/identity.py, which
+# knows nothing of games, writes the same words).
+GUEST_NAME = gettext_lazy("%(name)s (guest)")
+
+
 def guest_mark(name: str) -> str:
-    """A guest's name marked so, in the active language: ``Bea (guest)``."""
-    return gettext("%(name)s (guest)") % {"name": name}
+    """A guest's name marked so, in the active language: ``Bea (guest)``; in a game's
+    log, ``Sentence(GUEST_NAME, name=…)`` instead, worded per reader."""
+    return str(Sentence(GUEST_NAME, name=name))
 
 
 def player_name(name: str, bot_level: str = "") -> str:

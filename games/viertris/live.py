@@ -17,11 +17,11 @@ from django.utils.translation import gettext_lazy
 
 from games import wire
 from games.core.errors import IllegalIntent
-from games.live import GUEST_NAME, LiveGameBase
+from games.live import LiveGameBase
 from games.viertris import constants as C
 from games.viertris.bot import ViertrisBot
 from games.viertris.engine import Game, Intent, Options
-from games.words import Sentence
+from games.words import GUEST_NAME, Sentence
 
 TEMPLATE = "games/viertris/partials.html"
 # The engine knows seats by number; a player out of turn reads who is to move by name.
