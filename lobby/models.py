@@ -89,10 +89,10 @@ class Table(models.Model):
     @property
     def host_display_name(self) -> str:
         """The host's name as the pages show it: a guest's marked so in the active
-        language. ``host_name`` holds the name alone (a table recorded before
-        2026-11-28 holds a guest's with the English mark, taken off here)."""
+        language. ``host_name`` holds the name alone (migration 0008 took the English
+        mark off the tables recorded with it)."""
         if self.host_user_id is None and self.host_guest_token:
-            return guest_mark(self.host_name.removesuffix(" (guest)"))
+            return guest_mark(self.host_name)
         return self.host_name
 
     @property

@@ -265,18 +265,6 @@ def test_a_guest_who_takes_over_as_host_is_stored_by_name_alone(host, make_table
         assert table.host_display_name == "bea (Gast)"
 
 
-def test_a_guest_host_recorded_with_the_english_mark_reads_in_each_language():
-    table = Table.objects.create(
-        game="viertris", seats_total=2, host_guest_token="guest-token-bea", host_name="bea (guest)"
-    )
-    with translation.override("de"):
-        assert table.host_display_name == "bea (Gast)"
-    with translation.override("en"):
-        assert table.host_display_name == "bea (guest)"
-    signed_in = Table.objects.create(game="viertris", seats_total=2, host_name="ann (guest)")
-    assert signed_in.host_display_name == "ann (guest)"  # an account's name is its own, as typed
-
-
 def test_the_admin_marks_a_guest_host_in_the_admins_language(admin_user):
     services.table_create(
         player=guest("bea", "guest-token-bea"), game="viertris",
