@@ -92,11 +92,12 @@ settling time), with a few lines of the attack's own, and ``<attack>_server_cpu_
 the client's CPUs with the honest tables, so a costly attack can still slow their
 client), and ``<attack>_others_cpu_s`` (``quiet_others_cpu_s`` for the quiet window):
 the CPU of every process on the machine not the bench's own (it, its server, its
-attackers; kernel threads apart), from ``/proc``. Then, over the whole run,
+attackers; kernel threads apart), from ``/proc``, with ``<attack>_steal_s``
+(``quiet_steal_s``): what the hypervisor took, from ``/proc/stat``. Then, over the whole run,
 ``server_cpus``, ``client_cpus``, ``server_cpu_s``, ``client_cpu_s`` (the honest client
 and the attackers), ``others_cpu_s``, ``others_top`` (the busiest of them),
-``kernel_cpu_s``, ``load_avg_1m`` and ``disturbed_windows`` (the windows where others
-took more than a tenth of a core). At the end ``tracebacks_total``, the headline
+``steal_s``, ``kernel_cpu_s``, ``load_avg_1m`` and ``disturbed_windows`` (the windows
+where others and the hypervisor took more than a tenth of a core). At the end ``tracebacks_total``, the headline
 ``worst_p99_ratio`` and, last, ``disturbed``: ``yes`` when any window was, so that its
 ratios are not the server's alone.
 
@@ -1067,6 +1068,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     print(f"quiet_db_connections: {quiet['db_connections_after']}")
     print(f"quiet_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*quiet['window']), 0.99):.2f}")
     print(f"quiet_others_cpu_s: {quiet['machine'].others_cpu_s:.2f}")
+    print(f"quiet_steal_s: {quiet['machine'].steal_s:.2f}")
     print(f"quiet_p99_ms: {quiet_p99:.2f}")
     # The ratios compare windows: any of them disturbed, and they do not hold.
     disturbed = ["quiet"] if quiet["machine"].disturbed else []
@@ -1102,6 +1104,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         print(f"{name}_attacker_cpu_s: {result.get('cpu_s', float('nan')):.1f}")
         if result.get("machine") is not None:
             print(f"{name}_others_cpu_s: {result['machine'].others_cpu_s:.2f}")
+            print(f"{name}_steal_s: {result['machine'].steal_s:.2f}")
             if result["machine"].disturbed:
                 disturbed.append(name)
         print(f"{name}_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*result['window']), 0.99):.2f}")
@@ -1124,6 +1127,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     print(f"client_cpu_s: {overall.ours_cpu_s - server_cpu_s:.2f} (the honest client and the attackers)")
     print(f"others_cpu_s: {overall.others_cpu_s:.2f}")
     print(f"others_top: {overall.others_top()}")
+    print(f"steal_s: {overall.steal_s:.2f}")
     print(f"kernel_cpu_s: {overall.kernel_cpu_s:.2f}")
     print(f"load_avg_1m: {overall.load_avg_1m:.2f}")
     if overall.disturbed and not disturbed:

@@ -20,12 +20,13 @@ environment ``bench/live.py`` gives the site's (``server_env``): the site's tran
 The server runs on ``--server-cpus`` and this process, the load, on ``--client-cpus``
 (``bench/machine.py``; by default as ``bench/live.py``'s, which passes its own split);
 over the window every other process on the machine is read from ``/proc``
-(``others_cpu_s``, ``others_top``, ``load_avg_1m``).
+(``others_cpu_s``, ``others_top``, ``load_avg_1m``), and the hypervisor's share from
+``/proc/stat`` (``steal_s``).
 
 Prints ``name: value`` lines, ending with ``tables``, ``p50_ms``, ``p99_ms`` (frame →
 the sender's own broadcast), ``server_cpu_s_per_table_minute`` and, last,
-``disturbed`` (``yes`` when other processes took more than a tenth of a core over the
-window).
+``disturbed`` (``yes`` when other processes and the hypervisor took more than a tenth of
+a core over the window).
 """
 
 from __future__ import annotations
@@ -204,6 +205,7 @@ def main() -> None:
     print(f"client_cpu_s: {reading.cpu_of([os.getpid()]):.2f}")
     print(f"others_cpu_s: {reading.others_cpu_s:.2f}")
     print(f"others_top: {reading.others_top()}")
+    print(f"steal_s: {reading.steal_s:.2f}")
     print(f"kernel_cpu_s: {reading.kernel_cpu_s:.2f}")
     print(f"load_avg_1m: {reading.load_avg_1m:.2f}")
     print(f"server_rss_mb_per_table: {(rss - rss0) / args.tables:.2f}")

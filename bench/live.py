@@ -119,17 +119,18 @@ scratch database's backends) is ``services_cpu_s``. Over the play window the ben
 reads every process on the machine from ``/proc``: ``others_cpu_s`` is the CPU of every
 process not the bench's own (not it, its servers, or those services; kernel threads
 apart, ``kernel_cpu_s``), ``others_top`` the busiest of them, ``load_avg_1m`` the load
-at the window's end.
+at the window's end, and ``steal_s`` the CPU time the hypervisor took (``/proc/stat``).
 
 After the servers stop, ``bench/floor.py`` runs at the same table count, rate, seconds
 and CPU split (``--no-floor`` skips it), so that ``floor_p99_ms`` (Daphne with no site
 behind it, on the machine as it is at that moment) is read next to the live p99s, with
-``floor_others_cpu_s`` from its own window.
+``floor_others_cpu_s`` and ``floor_steal_s`` from its own window.
 The last lines are ``tables``, ``p50_ms``, ``p99_ms``, ``spectator_p50_ms``,
 ``spectator_p99_ms``, ``timeouts``, ``floor_p99_ms``, ``bytes_per_update_median``,
 ``server_cpu_s_per_table_minute`` and ``server_rss_mb_per_table``, then
-``client_limited`` and, last, ``disturbed``: ``yes`` when other processes took more than a tenth of a core
-over the play window (or over the floor's), and the figures are not the server's alone.
+``client_limited`` and, last, ``disturbed``: ``yes`` when other processes and the hypervisor
+took more than a tenth of a core over the play window (or over the floor's), and the
+figures are not the server's alone.
 """
 
 from __future__ import annotations
@@ -1529,6 +1530,7 @@ def main() -> None:
         print(f"services_cpu_s: {reading.services_cpu_s:.2f} (Redis, the scratch database's backends)")
     print(f"others_cpu_s: {reading.others_cpu_s:.2f}")
     print(f"others_top: {reading.others_top()}")
+    print(f"steal_s: {reading.steal_s:.2f}")
     print(f"kernel_cpu_s: {reading.kernel_cpu_s:.2f}")
     print(f"load_avg_1m: {reading.load_avg_1m:.2f}")
     print(f"server_rss_mb_baseline: {rss_base:.1f}")
@@ -1547,6 +1549,7 @@ def main() -> None:
         print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
         print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")
         print(f"floor_others_cpu_s: {floor.get('others_cpu_s', 'nan')}")
+        print(f"floor_steal_s: {floor.get('steal_s', 'nan')}")
     print(f"keydown_to_own_fragment_p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")
     print(f"keydown_to_own_fragment_p99_ms: {percentile(stats.latencies.ms, 0.99):.2f}")
     print(f"tables: {args.tables}")

@@ -33,8 +33,15 @@ ours).
   and not in them: on loopback much of their work (``ksoftirqd``) is the bench's own
   packets.
 
-A run is disturbed (``disturbed``) when others took more than a tenth of one core over
-its window. ``load_avg_1m`` is the first figure of ``/proc/loadavg`` at the window's end.
+The hypervisor's share. On a virtual machine the host may run something else on a CPU
+that one of the machine's processes wanted: no process shows that time, and the kernel
+counts it as the CPUs' *steal* time (the eighth figure of the ``cpu`` line of
+``/proc/stat``). ``steal_s`` is its growth over the window, every CPU of the machine
+added up; where there is no such line (not Linux, a fake tree), 0.
+
+A run is disturbed (``disturbed``) when others and the hypervisor together took more
+than a tenth of one core over its window. ``load_avg_1m`` is the first figure of
+``/proc/loadavg`` at the window's end.
 
 CPUs. ``split`` resolves ``--server-cpus`` and ``--client-cpus`` ("0", "0-1", "0,2"): by
 default the first half of the CPUs this process may use goes to the servers and the
@@ -63,8 +70,19 @@ TOP = 3  # the busiest others named
 
 
 def disturbed(others_cpu_s: float, window_s: float) -> bool:
-    """Whether processes not the bench's took more than a tenth of a core over the window."""
+    """Whether processes not the bench's (and the hypervisor: ``steal_s``, added in by
+    the caller) took more than a tenth of a core over the window."""
     return others_cpu_s > DISTURBED_SHARE * window_s
+
+
+def steal_ticks(root: str = PROC) -> int:
+    """Every CPU's steal time so far (the ``cpu`` line of ``/proc/stat``, proc(5)), or 0."""
+    try:
+        with open(f"{root}/stat") as f:
+            fields = f.readline().split()
+        return int(fields[8]) if fields and fields[0] == "cpu" and len(fields) > 8 else 0
+    except (OSError, ValueError):
+        return 0
 
 
 # --- what every process used ------------------------------------------------------------
@@ -139,6 +157,7 @@ class Mark:
     ours: dict[int, int]  # pid → ticks
     others_seen: dict[str, int]  # command → ticks, as the others' readings showed it
     load_avg_1m: float
+    steal: int = 0  # the machine's steal ticks so far (``steal_ticks``)
 
 
 @dataclass(frozen=True)
@@ -152,6 +171,7 @@ class Reading:
     ours: dict[int, float]  # pid → CPU seconds, every process of the bench's own seen
     services: frozenset[int] = frozenset()  # the claimed pids among them
     others_by_command: dict[str, float] = field(default_factory=dict)
+    steal_s: float = 0.0  # taken by the hypervisor, every CPU added up
 
     def cpu_of(self, pids: Iterable[int]) -> float:
         return sum(self.ours.get(pid, 0.0) for pid in pids)
@@ -166,7 +186,7 @@ class Reading:
 
     @property
     def disturbed(self) -> bool:
-        return disturbed(self.others_cpu_s, self.window_s)
+        return disturbed(self.others_cpu_s + self.steal_s, self.window_s)
 
     def others_top(self, n: int = TOP) -> str:
         """``pytest=3.10 chromium=1.20``: the busiest others by command, or ``none``."""
@@ -224,7 +244,7 @@ class Machine:
             self._sample()
             return Mark(at=time.monotonic(), others=self.others_ticks, kernel=self.kernel_ticks,
                         ours=dict(self.ours_ticks), others_seen=dict(self.others_seen),
-                        load_avg_1m=load_average(self.root))
+                        load_avg_1m=load_average(self.root), steal=steal_ticks(self.root))
 
     def between(self, a: Mark, b: Mark) -> Reading:
         ours = {pid: (ticks - a.ours.get(pid, 0)) / CLOCK_TICKS for pid, ticks in b.ours.items()}
@@ -234,7 +254,8 @@ class Machine:
             services = frozenset(self.claimed)
         return Reading(window_s=b.at - a.at, others_cpu_s=(b.others - a.others) / CLOCK_TICKS,
                        kernel_cpu_s=(b.kernel - a.kernel) / CLOCK_TICKS, load_avg_1m=b.load_avg_1m,
-                       ours=ours, services=services & ours.keys(), others_by_command=by_command)
+                       ours=ours, services=services & ours.keys(), others_by_command=by_command,
+                       steal_s=max(0, b.steal - a.steal) / CLOCK_TICKS)
 
     def sample(self) -> None:
         with self.lock:

@@ -5,6 +5,7 @@ beyond "at least what that process used": other work may share it."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from bench.machine import (
     pin,
     read_task,
     split,
+    steal_ticks,
 )
 
 ME = 100  # the bench's pid in the fake trees
@@ -42,6 +44,13 @@ class FakeProc:
 
     def load(self, text: str) -> None:
         (self.root / "loadavg").write_text(text + "\n")
+
+    def steal(self, ticks: int) -> None:
+        """/proc/stat's first lines, as proc(5) shows them: the eighth figure is steal."""
+        (self.root / "stat.new").write_text(
+            f"cpu  142484 4167 18430 212958 1543 0 4473 {ticks} 0 0\n"
+            "cpu0 68611 1428 7937 111260 229 0 2389 0 0 0\nintr 1 2 3\n")
+        (self.root / "stat.new").replace(self.root / "stat")
 
     def put(self, pid: int, ppid: int, cpu: int = 0, reaped: int = 0, started: int = 1, comm: str = "p",
             kernel: bool = False, cmdline: str = "") -> None:
@@ -247,6 +256,29 @@ def test_disturbed_is_more_than_a_tenth_of_a_core():
     assert not disturbed(3.0, 30.0)
     assert disturbed(3.01, 30.0)
     assert not disturbed(0.0, 0.0)
+
+
+def test_the_hypervisor_s_steal_is_read_and_disturbs_a_run_with_the_others(proc):
+    machine = _machine(proc)
+    start = machine.mark()  # no /proc/stat in the fake tree yet: nothing stolen
+    assert steal_ticks(str(proc.root)) == 0
+    proc.steal(1000)  # the steal before the window is not the window's
+    start = machine.mark()
+    proc.steal(1000 + 2 * CLOCK_TICKS)
+    proc.grow(1, cpu=2 * CLOCK_TICKS)
+    reading = machine.between(start, machine.mark())
+    assert reading.steal_s == pytest.approx(2.0)
+    assert reading.others_cpu_s == pytest.approx(2.0)
+    # 2 s of others and 2 s stolen over 30 s: neither alone is a tenth of a core, together they are
+    over_30_s = dataclasses.replace(reading, window_s=30.0)
+    assert over_30_s.disturbed
+    assert not dataclasses.replace(over_30_s, steal_s=0.0).disturbed
+    assert not dataclasses.replace(over_30_s, others_cpu_s=0.0).disturbed
+    assert steal_ticks("/nonexistent") == 0
+
+
+def test_the_real_machine_s_steal_is_read():
+    assert steal_ticks() >= 0
 
 
 def test_the_sampler_runs_between_start_and_stop(proc):
