@@ -94,7 +94,8 @@ that last second). The client takes the time as the frame comes out of its
 socket, and freezes its own heap when the window opens, so that its garbage
 collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says
 how late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the
-part of a latency that is the client's own queueing; ``client_cpu_s`` is the bench's
+part of a latency that is the client's own queueing (``client_loop_lag_p99_ms_by_5s``:
+over each 5 s of the window, beside ``p99_ms_by_5s``); ``client_cpu_s`` is the bench's
 own CPU over the window, and ``client_limited`` (the line before ``disturbed``) says
 ``yes`` when the client, not the server, makes the figure: its loop lag p99 above half
 of ``p99_ms``, or more than 0.8 of a core of client CPU over the window. ``bytes_per_update_median`` is
@@ -807,6 +808,7 @@ class Stats:
         self.dropped: list[str] = []  # sockets the server closed during the run
         self.dropped_at: list[float] = []  # … and when
         self.loop_lags: list[float] = []
+        self.loop_lag_at: list[float] = []  # when each of them was asked
         self.update_bytes: list[int] = []
         self.sent = 0
         self.errors: collections.Counter[str] = collections.Counter()  # by the error's code
@@ -839,6 +841,17 @@ class Stats:
             values = self.latencies.between(start, start + seconds)
             values += [1000.0] * self.timeouts_between(start, start + seconds)
             out.append(percentile(values, 0.99))
+            start += seconds
+        return out
+
+    def loop_lag_p99_by(self, seconds: float) -> list[float]:
+        """The client's own loop lag p99 over each ``seconds`` of the window, beside
+        ``p99_by``: a slow stretch of the client shows in the same stretch here."""
+        out = []
+        start = self.window_start
+        while start < self.window_start + self.window_s - 0.5:
+            out.append(percentile([lag for at, lag in zip(self.loop_lag_at, self.loop_lags, strict=True)
+                                   if start <= at < start + seconds], 0.99))
             start += seconds
         return out
 
@@ -1302,6 +1315,7 @@ async def loop_lag(window: Window, stats: Stats) -> None:
         asked = time.perf_counter()
         await asyncio.sleep(LAG_PROBE)
         stats.loop_lags.append((time.perf_counter() - asked - LAG_PROBE) * 1000)
+        stats.loop_lag_at.append(asked)
 
 
 CLIENT_LAG_SHARE = 0.5  # of the measured p99: above it, the client's own queueing makes the figure
@@ -1545,6 +1559,7 @@ def main() -> None:
     print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
     print(f"spectator_timeouts: {len(stats.spectator_timeouts)}")
     print("p99_ms_by_5s: " + " ".join(f"{value:.1f}" for value in stats.p99_by(5.0)))
+    print("client_loop_lag_p99_ms_by_5s: " + " ".join(f"{value:.1f}" for value in stats.loop_lag_p99_by(5.0)))
     if floor:
         print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
         print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")

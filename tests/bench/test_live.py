@@ -88,6 +88,19 @@ def test_p99_by_five_seconds_counts_a_timeout_as_a_second():
     assert stats.p99_by(5.0) == [2.0, 1000.0]
 
 
+def test_the_client_s_loop_lag_by_five_seconds_sits_beside_the_p99s():
+    from bench.live import Stats
+
+    stats = Stats()
+    stats.window_start, stats.window_s = 100.0, 10.0
+    for i in range(100):  # a probe every 50 ms: quick in the first 5 s, 40 ms late in the next
+        stats.loop_lag_at.append(100.0 + i * 0.05 + (5.0 if i >= 50 else 0.0))
+        stats.loop_lags.append(40.0 if i >= 50 else 0.5)
+    stats.loop_lag_at.append(99.0)  # before the window: in no stretch
+    stats.loop_lags.append(900.0)
+    assert stats.loop_lag_p99_by(5.0) == [0.5, 40.0]
+
+
 def keys_in_a_window(start=100.0, until=110.0):
     from bench.live import Keys, Stats, Window
 
