@@ -832,28 +832,28 @@ class Stats:
         self.start_s = 0.0
         self.window_start = 0.0
 
-    def p99_by(self, seconds: float) -> list[float]:
-        """The own fragment's p99 over each ``seconds`` of the window, by the intents
-        sent in it (a timeout counted as 1000 ms): when the slowest intents were sent."""
+    def stretches(self, seconds: float) -> list[tuple[float, float]]:
+        """The window cut in ``seconds`` from its start, [start, end) each (a last
+        stretch shorter than half a second left out)."""
         out = []
         start = self.window_start
         while start < self.window_start + self.window_s - 0.5:
-            values = self.latencies.between(start, start + seconds)
-            values += [1000.0] * self.timeouts_between(start, start + seconds)
-            out.append(percentile(values, 0.99))
+            out.append((start, start + seconds))
             start += seconds
         return out
+
+    def p99_by(self, seconds: float) -> list[float]:
+        """The own fragment's p99 over each ``seconds`` of the window, by the intents
+        sent in it (a timeout counted as 1000 ms): when the slowest intents were sent."""
+        return [percentile(self.latencies.between(start, end) + [1000.0] * self.timeouts_between(start, end), 0.99)
+                for start, end in self.stretches(seconds)]
 
     def loop_lag_p99_by(self, seconds: float) -> list[float]:
         """The client's own loop lag p99 over each ``seconds`` of the window, beside
         ``p99_by``: a slow stretch of the client shows in the same stretch here."""
-        out = []
-        start = self.window_start
-        while start < self.window_start + self.window_s - 0.5:
-            out.append(percentile([lag for at, lag in zip(self.loop_lag_at, self.loop_lags, strict=True)
-                                   if start <= at < start + seconds], 0.99))
-            start += seconds
-        return out
+        lags = list(zip(self.loop_lag_at, self.loop_lags, strict=True))
+        return [percentile([lag for at, lag in lags if start <= at < end], 0.99)
+                for start, end in self.stretches(seconds)]
 
     def timeouts_between(self, start: float, end: float) -> int:
         return sum(start <= sent < end for sent in self.timeouts)

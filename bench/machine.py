@@ -69,10 +69,10 @@ EVERY = 1.0  # seconds between readings: a scan of ~100 processes costs ~2 ms
 TOP = 3  # the busiest others named
 
 
-def disturbed(others_cpu_s: float, window_s: float) -> bool:
-    """Whether processes not the bench's (and the hypervisor: ``steal_s``, added in by
-    the caller) took more than a tenth of a core over the window."""
-    return others_cpu_s > DISTURBED_SHARE * window_s
+def disturbed(others_cpu_s: float, window_s: float, steal_s: float = 0.0) -> bool:
+    """Whether processes not the bench's and the hypervisor together took more than a
+    tenth of a core over the window."""
+    return others_cpu_s + steal_s > DISTURBED_SHARE * window_s
 
 
 def steal_ticks(root: str = PROC) -> int:
@@ -186,7 +186,7 @@ class Reading:
 
     @property
     def disturbed(self) -> bool:
-        return disturbed(self.others_cpu_s + self.steal_s, self.window_s)
+        return disturbed(self.others_cpu_s, self.window_s, self.steal_s)
 
     def others_top(self, n: int = TOP) -> str:
         """``pytest=3.10 chromium=1.20``: the busiest others by command, or ``none``."""

@@ -256,6 +256,7 @@ def test_disturbed_is_more_than_a_tenth_of_a_core():
     assert not disturbed(3.0, 30.0)
     assert disturbed(3.01, 30.0)
     assert not disturbed(0.0, 0.0)
+    assert disturbed(2.0, 30.0, steal_s=1.01) and not disturbed(2.0, 30.0, steal_s=1.0)  # together
 
 
 def test_the_hypervisor_s_steal_is_read_and_disturbs_a_run_with_the_others(proc):
