@@ -8,9 +8,12 @@ temporary file, the in-memory layer, its whole configuration from the environmen
 the per-address limits at their defaults) and plays N honest live tables (default
 50) exactly as there: 4 bots and a spectator a table, each table from a loopback
 address of its own, keys sent open loop, and a table whose game ends plays again.
-First a quiet window of S seconds (default 30) measures the honest tables alone
-(``quiet_p99_ms``); then each attack runs for S seconds beside them, one at a time,
-from an address of its own (127.0.66.<k>, k = 1, 2, … in the order given), in a
+A quiet window of S seconds (default 30) measures the honest tables alone
+(``quiet_p99_ms``, ``quiet_server_cpu_s``); then each attack runs for S seconds beside
+them, one at a time, each after a quiet window of its own (the first attack's is that
+first one): the honest tables' own load moves as their games go on (lines raise the
+level, the level quickens gravity, games end and start again), so an attack is set
+against the honest tables just before it. Each attack comes from an address of its own (127.0.66.<k>, k = 1, 2, … in the order given), in a
 process of its own (so that it does not slow the honest clients' event loop, only
 the machine), followed by a few seconds to settle. The server runs on
 ``--server-cpus``, the honest client and every attack process on ``--client-cpus``
@@ -76,8 +79,11 @@ intents sent during the attack; as in bench/live.py an intent without its ack wi
 ``<attack>_spectator_p99_ms`` (intent → the table's spectator has it; the quiet
 window's is ``quiet_spectator_p99_ms``),
 ``<attack>_p99_with_timeouts_ms`` (the same p99 with every timeout counted as 1000 ms),
-``<attack>_p99_ratio`` (that, over the quiet window's: an attack that starves the
-honest tables cannot look good by leaving only its fast answers),
+``<attack>_p99_ratio`` (that, over the same of the quiet window just before the attack,
+``<attack>_quiet_p99_with_timeouts_ms``: an attack that starves the honest tables
+cannot look good by leaving only its fast answers), ``<attack>_quiet_server_cpu_s``
+(the server's CPU seconds in that quiet window, beside ``<attack>_server_cpu_s``: what
+the attack added), ``<attack>_quiet_others_cpu_s`` and ``<attack>_quiet_steal_s``,
 ``<attack>_honest_sockets_dropped`` (honest sockets the server closed),
 ``<attack>_rss_growth_mb`` (the server's resident memory at the end of the attack
 minus at its start, from ``/proc/<pid>/status``; an attack stops early if it passes
@@ -990,6 +996,19 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
     return result
 
 
+async def quiet_window(seconds: float, server: Server, sampler: machine.Machine) -> dict:
+    """S seconds of the honest tables alone: their window, and what the server and the
+    machine did meanwhile."""
+    machine_before = sampler.mark()
+    start = time.perf_counter()
+    rss_before, cpu_before = server.rss(), server.cpu()
+    await asyncio.sleep(seconds)
+    return {"window": (start, time.perf_counter()), "rss_growth_mb": server.rss() - rss_before,
+            "server_cpu_s": server.cpu() - cpu_before,
+            "threads_after": server.threads(), "db_connections_after": server.db_connections(),
+            "machine": sampler.between(machine_before, sampler.mark())}
+
+
 async def run(args, port: int, server: Server, setups: list[dict], attack_tables: dict, tmp: str,
               sampler: machine.Machine):
     room = Room(setups, [port], rate=args.rate, seed=args.seed, level=args.bot_level, cycle=True)
@@ -1001,17 +1020,17 @@ async def run(args, port: int, server: Server, setups: list[dict], attack_tables
     config = {"port": port, "seconds": args.seconds, "tables": [setup["table"] for setup in setups],
               **attack_tables}
     machine_start = sampler.start()
-    quiet_start = time.perf_counter()
-    quiet_rss = server.rss()
-    await asyncio.sleep(args.seconds)
-    quiet = {"window": (quiet_start, time.perf_counter()), "rss_growth_mb": server.rss() - quiet_rss,
-             "threads_after": server.threads(), "db_connections_after": server.db_connections(),
-             "machine": sampler.between(machine_start, sampler.mark())}
+    quiet = await quiet_window(args.seconds, server, sampler)
     results = {}
     for index, name in enumerate(args.attacks):
         if not server.alive:
             break
+        # The honest tables' own load moves as their games go on (levels rise, gravity
+        # quickens, games end and start again): each attack is set against the quiet
+        # window just before it, not against the first one alone.
+        before = quiet if index == 0 else await quiet_window(args.seconds, server, sampler)
         results[name] = await run_attack(name, index, config, server, tmp, sampler)
+        results[name]["quiet"] = before
     room.window.close()
     quiet["machine_overall"] = sampler.between(machine_start, sampler.stop())
     await lag
@@ -1043,6 +1062,9 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     def latencies(window: tuple[float, float]) -> list[float]:
         return stats.latencies.between(*window)
 
+    def p99_all_of(window: tuple[float, float]) -> float:
+        return p99_with_timeouts(latencies(window), stats.timeouts_between(*window))
+
     quiet_values = latencies(quiet["window"])
     quiet_timeouts = stats.timeouts_between(*quiet["window"])
     quiet_p99 = percentile(quiet_values, 0.99)
@@ -1069,6 +1091,8 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     print(f"quiet_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*quiet['window']), 0.99):.2f}")
     print(f"quiet_others_cpu_s: {quiet['machine'].others_cpu_s:.2f}")
     print(f"quiet_steal_s: {quiet['machine'].steal_s:.2f}")
+    if "server_cpu_s" in quiet:
+        print(f"quiet_server_cpu_s: {quiet['server_cpu_s']:.1f}")
     print(f"quiet_p99_ms: {quiet_p99:.2f}")
     # The ratios compare windows: any of them disturbed, and they do not hold.
     disturbed = ["quiet"] if quiet["machine"].disturbed else []
@@ -1082,7 +1106,10 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         timeouts = stats.timeouts_between(*result["window"])
         p99 = percentile(values, 0.99)
         p99_all = p99_with_timeouts(values, timeouts)
-        ratio = p99_all / quiet_p99_all if quiet_p99_all > 0 else float("nan")
+        # against the quiet window just before it (the first attack's is the first one)
+        before = result.get("quiet", quiet)
+        before_p99_all = quiet_p99_all if before is quiet else p99_all_of(before["window"])
+        ratio = p99_all / before_p99_all if before_p99_all > 0 else float("nan")
         if ratio == ratio and not ratio <= worst:
             worst, worst_name = ratio, name
         if "error" in result:
@@ -1101,17 +1128,25 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
             print(line)
         print(f"{name}_rss_peak_mb: {result['rss_peak_mb']:.1f}")
         print(f"{name}_server_cpu_s: {result['server_cpu_s']:.1f}")
+        if "server_cpu_s" in before:
+            print(f"{name}_quiet_server_cpu_s: {before['server_cpu_s']:.1f}")
         print(f"{name}_attacker_cpu_s: {result.get('cpu_s', float('nan')):.1f}")
         if result.get("machine") is not None:
             print(f"{name}_others_cpu_s: {result['machine'].others_cpu_s:.2f}")
             print(f"{name}_steal_s: {result['machine'].steal_s:.2f}")
             if result["machine"].disturbed:
                 disturbed.append(name)
+        if before is not quiet:
+            print(f"{name}_quiet_others_cpu_s: {before['machine'].others_cpu_s:.2f}")
+            print(f"{name}_quiet_steal_s: {before['machine'].steal_s:.2f}")
+            if before["machine"].disturbed:
+                disturbed.append(f"{name}_quiet")
         print(f"{name}_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*result['window']), 0.99):.2f}")
         # Without the attack's first seconds, when its sockets connect all at once: tells a
         # storm of handshakes (what churn and pages are) from what the attack's frames cost.
         settled = latencies((start + SETTLED_AFTER, end))
         print(f"{name}_settled_p99_ms: {percentile(settled, 0.99):.2f} (after its first {SETTLED_AFTER:.0f} s)")
+        print(f"{name}_quiet_p99_with_timeouts_ms: {before_p99_all:.2f}")
         print(f"{name}_p99_ms: {p99:.2f}")
         print(f"{name}_p99_ratio: {ratio:.2f}")
         print(f"{name}_rss_growth_mb: {result['rss_growth_mb']:.1f}")

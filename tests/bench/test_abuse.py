@@ -129,3 +129,32 @@ def test_a_short_run_of_the_chat_flood():
     assert run.stdout.splitlines()[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
     assert (lines["server_cpus"], lines["client_cpus"]) == ("0", "1") or len(os.sched_getaffinity(0)) != 2
     assert float(lines["others_cpu_s"]) >= 0 and float(lines["chat_others_cpu_s"]) >= 0, run.stdout
+
+
+def test_each_attack_is_set_against_the_quiet_window_just_before_it(capsys):
+    # The honest tables grew slower on their own (their games went on): the first quiet
+    # window's p99 is 2 ms, the one before the chat 8 ms, the chat's own 10 ms. The
+    # chat is 1.25× its own quiet window, not 5× the first.
+    stats = Stats()
+    for i in range(100):
+        stats.latencies.add(0.0 + i / 200, 2.0)
+        stats.latencies.add(4.0 + i / 200, 8.0)
+        stats.latencies.add(6.0 + i / 200, 10.0)
+    chat_quiet = {**_quiet(), "window": (4.0, 5.0), "server_cpu_s": 2.5, "machine": _reading(1.0, 0.0)}
+    result = {**_chat_result(), "window": (6.0, 7.0), "server_cpu_s": 3.0, "quiet": chat_quiet}
+    report(stats, {**_quiet(), "server_cpu_s": 1.5}, {"chat": result}, ["chat"], 90.0, SPLIT, SERVER_PID)
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert lines["quiet_p99_ms"] == "2.00" and lines["quiet_server_cpu_s"] == "1.5"
+    assert lines["chat_quiet_p99_with_timeouts_ms"] == "8.00" and lines["chat_p99_ms"] == "10.00"
+    assert lines["chat_p99_ratio"] == "1.25" and lines["worst_p99_ratio"] == "1.25"
+    assert (lines["chat_server_cpu_s"], lines["chat_quiet_server_cpu_s"]) == ("3.0", "2.5")
+    assert lines["disturbed"] == "no"
+
+
+def test_a_disturbed_quiet_window_before_an_attack_makes_its_ratio_not_hold(capsys):
+    chat_quiet = {**_quiet(), "window": (4.0, 5.0), "server_cpu_s": 2.5, "machine": _reading(1.0, 0.2)}
+    result = {**_chat_result(), "quiet": chat_quiet}
+    report(Stats(), _quiet(), {"chat": result}, ["chat"], 90.0, SPLIT, SERVER_PID)
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert lines["chat_quiet_others_cpu_s"] == "0.20"
+    assert lines["disturbed_windows"] == "chat_quiet" and lines["disturbed"] == "yes"
