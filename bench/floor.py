@@ -11,7 +11,10 @@ keys on the same schedule, in the same frames): N tables of 4 players and 1 spec
 pressing R keys a second (exponential gaps, default 5), ← and → as a numbered key-down
 and its key-up, every key answered by a broadcast of B bytes (default 237, the
 median update of a live TetriWar table) to the table's five sockets, plus T broadcasts
-a second per table that no frame caused (default 2: gravity). Whatever the site does
+a second per table that no frame caused (default 2: gravity; ``bench/live.py`` passes
+the site's own, and its median update's bytes, read in the same run). The window opens
+once every socket is connected and closes before they close, as ``bench/live.py``'s
+play window: neither counts the handshakes. Whatever the site does
 above this (sessions, consumers, the channel layer, the game, the HTML) costs more
 than this; what this costs, the site cannot go below with Daphne. The server gets the
 environment ``bench/live.py`` gives the site's (``server_env``): the site's transport
@@ -23,7 +26,8 @@ over the window every other process on the machine is read from ``/proc``
 (``others_cpu_s``, ``others_top``, ``load_avg_1m``), and the hypervisor's share from
 ``/proc/stat`` (``steal_s``).
 
-Prints ``name: value`` lines, ending with ``tables``, ``p50_ms``, ``p99_ms`` (frame →
+Prints ``name: value`` lines (``ticks``, ``bytes`` and ``broadcasts_per_table_s``, the
+broadcasts a spectator read a second, among them), ending with ``tables``, ``p50_ms``, ``p99_ms`` (frame →
 the sender's own broadcast), ``server_cpu_s_per_table_minute`` and, last,
 ``disturbed`` (``yes`` when other processes and the hypervisor took more than a tenth of
 a core over the window).
@@ -72,7 +76,28 @@ def connect(url: str, address: str):
     return websockets.connect(url, max_size=None, compression=None, proxy=None, local_addr=(address, 0))
 
 
-async def player(url: str, address: str, seat: int, rate: float, until: float, rng: random.Random, lat: list,
+class Window:
+    """The floor's window: it opens once every socket is connected (as bench/live.py's,
+    so that neither counts the handshakes), and lasts S seconds."""
+
+    def __init__(self, sockets: int, seconds: float, on_open) -> None:
+        self.waiting = sockets
+        self.seconds = seconds
+        self.on_open = on_open
+        self.opened = asyncio.Event()
+        self.until = float("inf")
+
+    async def connected(self) -> None:
+        """One more socket is open; returns once they all are and the window runs."""
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.on_open()
+            self.until = time.monotonic() + self.seconds
+            self.opened.set()
+        await self.opened.wait()
+
+
+async def player(url: str, address: str, seat: int, rate: float, window: Window, rng: random.Random, lat: list,
                  counts: dict):
     async with connect(url, address) as ws:
         sent: dict[int, float] = {}
@@ -85,16 +110,17 @@ async def player(url: str, address: str, seat: int, rate: float, until: float, r
                     m = ACK.match(message)
                     if m and int(m.group(1)) == seat:
                         t0 = sent.pop(int(m.group(2)), None)
-                        if t0 is not None and time.monotonic() < until:
+                        if t0 is not None and time.monotonic() < window.until:
                             lat.append((time.perf_counter() - t0) * 1000)
             except ConnectionClosed:
                 pass  # the sender counts it
 
+        await window.connected()
         reader = asyncio.create_task(read())
         script = Script(seat, rng)  # bench/live.py's lean client: the same keys, the same frames
         script.playing = True
         try:
-            while time.monotonic() < until:
+            while time.monotonic() < window.until:
                 await asyncio.sleep(rng.expovariate(rate))
                 seq += 1
                 frame, key_up = key_frames(script.key(), seq)
@@ -109,11 +135,12 @@ async def player(url: str, address: str, seat: int, rate: float, until: float, r
             reader.cancel()
 
 
-async def spectator(url: str, address: str, until: float, counts: dict) -> None:
+async def spectator(url: str, address: str, window: Window, counts: dict) -> None:
     async with connect(url, address) as ws:
-        while time.monotonic() < until:
+        await window.connected()
+        while time.monotonic() < window.until:
             try:
-                await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic()))
+                await asyncio.wait_for(ws.recv(), max(0.01, window.until - time.monotonic()))
                 counts["spectator_updates"] += 1
             except TimeoutError:
                 break
@@ -122,18 +149,27 @@ async def spectator(url: str, address: str, until: float, counts: dict) -> None:
                 break
 
 
-async def drive(port: int, tables: int, seconds: float, rate: float, seed: int) -> tuple[list, dict]:
+async def drive(port: int, tables: int, seconds: float, rate: float, seed: int, on_open, on_close
+                ) -> tuple[list, dict]:
+    """Every table's sockets; once they are all open, ``on_open()``, S seconds of play,
+    ``on_close()`` (before the sockets close: their closing is not the window's)."""
     lat: list[float] = []
     counts = {"sent": 0, "received": 0, "spectator_updates": 0, "dropped": 0}
-    until = time.monotonic() + seconds
-    jobs = []
+    window = Window(tables * 5, seconds, on_open)
+
+    async def close() -> None:
+        await window.opened.wait()
+        await asyncio.sleep(max(0.0, window.until - time.monotonic()))
+        on_close()
+
+    jobs = [close()]
     for table in range(tables):
         base = f"ws://127.0.0.1:{port}/ws/{table}/"
         address = source_address(table)
-        jobs.append(spectator(base + "0", address, until, counts))
+        jobs.append(spectator(base + "0", address, window, counts))
         for seat in (1, 2, 3, 4):
             rng = random.Random(f"{seed}:{table}:{seat}")
-            jobs.append(player(base + str(seat), address, seat, rate, until, rng, lat, counts))
+            jobs.append(player(base + str(seat), address, seat, rate, window, rng, lat, counts))
     await asyncio.gather(*jobs)
     return lat, counts
 
@@ -175,13 +211,17 @@ def main() -> None:
                 time.sleep(0.1)
         rss0 = rss_mb([server.pid])
         sampler = machine.Machine()
-        machine_start = sampler.start()
-        cpu0 = cpu_seconds([server.pid])
-        started = time.monotonic()
-        lat, counts = asyncio.run(drive(port, args.tables, args.seconds, args.rate, args.seed))
-        window = time.monotonic() - started
-        cpu = cpu_seconds([server.pid]) - cpu0
-        reading = sampler.between(machine_start, sampler.stop())
+        opened: dict = {}
+
+        def on_open() -> None:  # every socket is connected: the window starts
+            opened.update(machine=sampler.start(), cpu=cpu_seconds([server.pid]), at=time.monotonic())
+
+        def on_close() -> None:  # … and ends, before the sockets close
+            opened.update(reading=sampler.between(opened["machine"], sampler.stop()),
+                          cpu_s=cpu_seconds([server.pid]) - opened["cpu"], window=time.monotonic() - opened["at"])
+
+        lat, counts = asyncio.run(drive(port, args.tables, args.seconds, args.rate, args.seed, on_open, on_close))
+        window, cpu, reading = opened["window"], opened["cpu_s"], opened["reading"]
         rss = rss_mb([server.pid])
     except BaseException:
         log.flush()
@@ -197,6 +237,9 @@ def main() -> None:
     print(f"frames_sent: {counts['sent']}")
     print(f"frames_answered: {len(lat)}")
     print(f"updates_seen_by_spectators: {counts['spectator_updates']}")
+    print(f"ticks: {args.ticks:g}")
+    print(f"bytes: {args.bytes}")
+    print(f"broadcasts_per_table_s: {counts['spectator_updates'] / (args.tables * window):.2f}")
     print(f"sockets_dropped: {counts['dropped']}")
     print(f"window_s: {window:.1f}")
     for line in cpus.lines():

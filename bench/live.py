@@ -123,7 +123,11 @@ apart, ``kernel_cpu_s``), ``others_top`` the busiest of them, ``load_avg_1m`` th
 at the window's end, and ``steal_s`` the CPU time the hypervisor took (``/proc/stat``).
 
 After the servers stop, ``bench/floor.py`` runs at the same table count, rate, seconds
-and CPU split (``--no-floor`` skips it), so that ``floor_p99_ms`` (Daphne with no site
+and CPU split (``--no-floor`` skips it), and with the site's own traffic as the
+window showed it (``floor_traffic``): as many broadcasts a second a table that no
+numbered key caused (``broadcasts_per_table_s`` less ``numbered_keys_per_table_s``:
+gravity, the clocks; ``floor_ticks_per_table_s``) and updates of the site's median
+size (``floor_bytes``), so that it sends what the site sent; so that ``floor_p99_ms`` (Daphne with no site
 behind it, on the machine as it is at that moment) is read next to the live p99s, with
 ``floor_others_cpu_s`` and ``floor_steal_s`` from its own window.
 The last lines are ``tables``, ``p50_ms``, ``p99_ms``, ``spectator_p50_ms``,
@@ -810,6 +814,7 @@ class Stats:
         self.loop_lags: list[float] = []
         self.loop_lag_at: list[float] = []  # when each of them was asked
         self.update_bytes: list[int] = []
+        self.window_broadcasts = 0  # broadcasts (a version head) that spectators read in the window
         self.sent = 0
         self.errors: collections.Counter[str] = collections.Counter()  # by the error's code
         self.bots: list[Bot] = []
@@ -1099,6 +1104,8 @@ async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: 
         head = HEAD.match(message)
         if head is None:
             return
+        if window.measures(received):
+            stats.window_broadcasts += 1
         for acked_seat, acked_seq in ACK.findall(head.group(2)):
             by_seq = sent.get(int(acked_seat))
             if not by_seq:
@@ -1341,13 +1348,29 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_floor(tables: int, seconds: float, rate: float, seed: int, cpus: machine.Split) -> dict[str, str]:
+def floor_traffic(stats: Stats, tables: int) -> tuple[float, int] | None:
+    """What the site sent in the window, as bench/floor.py's options: the broadcasts a
+    second per table that no numbered key caused (``--ticks``: a table's broadcasts a
+    second, as its spectator read them, less its numbered keys a second; gravity, bots,
+    the clocks) and the median update's bytes (``--bytes``). None when nothing was
+    read (the floor's defaults then)."""
+    if not (stats.window_s > 0 and tables and stats.window_broadcasts and stats.update_bytes):
+        return None
+    per_table_s = tables * stats.window_s
+    ticks = max(0.0, (stats.window_broadcasts - stats.sent) / per_table_s)
+    return round(ticks, 2), round(statistics.median(stats.update_bytes))
+
+
+def run_floor(tables: int, seconds: float, rate: float, seed: int, cpus: machine.Split,
+              traffic: tuple[float, int] | None = None) -> dict[str, str]:
     """bench/floor.py at the same table count, rate, seconds and CPU split, in a process
-    of its own (after the site's servers have stopped): its ``name: value`` lines."""
+    of its own (after the site's servers have stopped), with the site's own unprompted
+    broadcasts and update size (``floor_traffic``): its ``name: value`` lines."""
+    sent_like = [] if traffic is None else ["--ticks", str(traffic[0]), "--bytes", str(traffic[1])]
     try:
         out = subprocess.run(
             [sys.executable, str(ROOT / "bench" / "floor.py"), "--tables", str(tables), "--seconds", str(seconds),
-             "--rate", str(rate), "--seed", str(seed), *cpus.args()],
+             "--rate", str(rate), "--seed", str(seed), *sent_like, *cpus.args()],
             cwd=ROOT, capture_output=True, text=True, timeout=seconds + 180,
         )
     except subprocess.TimeoutExpired:
@@ -1488,7 +1511,8 @@ def main() -> None:
                 print(f"kept: {tmp}", file=sys.stderr)
             else:
                 shutil.rmtree(tmp, ignore_errors=True)
-    floor = {} if args.no_floor else run_floor(args.tables, args.seconds, args.rate, args.seed, cpus)
+    traffic = floor_traffic(stats, args.tables)
+    floor = {} if args.no_floor else run_floor(args.tables, args.seconds, args.rate, args.seed, cpus, traffic)
     reading = stats.machine
 
     print(f"mode: {'scale-out' if args.scale_out else 'embedded'}")
@@ -1515,6 +1539,9 @@ def main() -> None:
     for code, count in sorted(stats.errors.items()):
         print(f"error_replies_{code}: {count}")
     print(f"updates_seen_by_spectators: {len(stats.update_bytes)}")
+    if stats.window_s > 0 and args.tables:
+        print(f"broadcasts_per_table_s: {stats.window_broadcasts / (args.tables * stats.window_s):.2f}")
+        print(f"numbered_keys_per_table_s: {stats.sent / (args.tables * stats.window_s):.2f}")
     print(f"lines_cleared_total: {sum(bot.lines + bot.lines_banked for bot in stats.bots)}")
     print(f"games_started: {stats.games_started}")
     if args.cycle:
@@ -1563,6 +1590,9 @@ def main() -> None:
     if floor:
         print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
         print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")
+        print(f"floor_ticks_per_table_s: {floor.get('ticks', 'nan')}")
+        print(f"floor_bytes: {floor.get('bytes', 'nan')}")
+        print(f"floor_broadcasts_per_table_s: {floor.get('broadcasts_per_table_s', 'nan')}")
         print(f"floor_others_cpu_s: {floor.get('others_cpu_s', 'nan')}")
         print(f"floor_steal_s: {floor.get('steal_s', 'nan')}")
     print(f"keydown_to_own_fragment_p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")

@@ -175,3 +175,51 @@ def test_a_short_capacity_sweep():
         assert float(lines[f"embedded_{tables}_server_cpu_s_per_table_minute"]) > 0, run.stdout
     assert lines["embedded_tables_under_50ms"] in ("0", "1", "2"), run.stdout
     assert out[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
+
+
+def test_the_floor_is_given_the_sites_own_unprompted_broadcasts_and_update_size():
+    from bench.live import Stats, floor_traffic
+
+    stats = Stats()
+    assert floor_traffic(stats, 10) is None  # nothing read: the floor's defaults
+    stats.window_s, stats.sent, stats.window_broadcasts = 20.0, 4000, 4700
+    stats.update_bytes = [200, 240, 250]
+    # 10 tables over 20 s: 23.5 broadcasts a second a table, 20 of them numbered keys
+    assert floor_traffic(stats, 10) == (3.5, 240)
+    stats.window_broadcasts = 3000  # fewer broadcasts than keys (several acks in one)
+    assert floor_traffic(stats, 10) == (0.0, 240)
+
+
+def test_a_short_floor_run_measures_its_play_alone_with_the_traffic_it_was_given():
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "floor.py"), "--tables", "2", "--seconds", "2", "--ticks", "3.5",
+         "--bytes", "300"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, env=dict(os.environ),
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = dict(line.split(": ", 1) for line in run.stdout.splitlines() if ": " in line)
+    assert (lines["ticks"], lines["bytes"]) == ("3.5", "300"), run.stdout
+    assert float(lines["window_s"]) >= 2.0, run.stdout
+    assert float(lines["broadcasts_per_table_s"]) > 3.5, run.stdout
+    assert run.stdout.splitlines()[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
+
+
+def test_the_floor_s_window_opens_once_every_socket_is_connected():
+    # it held the connecting (and the closing) before: 31.4 s read for 30 s of play
+    import asyncio
+
+    from bench.floor import Window
+
+    async def scenario() -> list[str]:
+        seen: list[str] = []
+        window = Window(3, 10.0, lambda: seen.append("open"))
+        first = asyncio.ensure_future(window.connected())
+        second = asyncio.ensure_future(window.connected())
+        await asyncio.sleep(0)
+        seen.append(f"waiting {first.done() or second.done()} {window.until}")
+        await window.connected()
+        await asyncio.gather(first, second)
+        seen.append(f"until set {window.until < float('inf')}")
+        return seen
+
+    assert asyncio.run(scenario()) == ["waiting False inf", "open", "until set True"]
