@@ -87,10 +87,11 @@ is never acknowledged: the host handles a socket's intents in order, so an inten
 no ack of its own is one it passed over (``intents_without_effect``) when a later
 intent of the same player was acknowledged within 1 s of being sent (``Keys``), and a
 timeout otherwise (the players go on pressing keys, unmeasured, for 1 s after the
-window so that its last intents are decided; the answers to those count the same way;
-``timeouts_at_stop`` counts the timeouts still without any answer when their player
-stopped: late answers, or keys that changed nothing followed by no answered key in
-that last second). The client takes the time as the frame comes out of its
+window so that its last intents are decided, and a player whose measured keys are
+still undecided then, for up to 3 s more, until an answered key decides them; the
+answers to those count the same way; ``timeouts_at_stop`` counts the timeouts still
+without any answer when their player stopped: late answers, lost keys, or keys that
+changed nothing followed by no answered key in those seconds). The client takes the time as the frame comes out of its
 socket, and freezes its own heap when the window opens, so that its garbage
 collector's pauses are not counted as the server's; ``client_loop_lag_p99_ms`` says
 how late its own event loop wakes a 5 ms sleep (bots planning, frames parsed): the
@@ -183,6 +184,8 @@ OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "man
 SEATS = (1, 2, 3, 4)
 ENTER_CHANCE = 0.1  # per key, while the bomb store is not empty: press Enter instead
 ACK_TIMEOUT = 1.0  # seconds: an intent not acknowledged by then is a timeout
+DECIDE_SECONDS = 3.0  # after the window and its second of answers, a player whose measured
+#                       keys are still undecided goes on pressing keys this long at most
 HARMLESS = ("left", "right")  # sent while the plan's last key (the drop) is in flight
 # The page's key protocol (static/js/tetriwar.js): ← and → go down and come up, and the
 # server repeats a held key itself. A bot taps them: key-down (measured), then key-up.
@@ -1032,6 +1035,13 @@ class Keys:
         self.pending.clear()
 
 
+def presses_at(due: float, window: Window, undecided: bool) -> bool:
+    """Whether a player presses a key due at ``due``: up to the window's end and its
+    second of answers; after it, while a measured key of theirs is still undecided
+    (passed over, or lost: only a later answered key tells), DECIDE_SECONDS more at most."""
+    return due < window.play_until or (undecided and due < window.play_until + DECIDE_SECONDS)
+
+
 async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: Stats, rng: random.Random,
                  started: asyncio.Event, gate: asyncio.Semaphore, address: str | None = None,
                  track: Track | None = None):
@@ -1066,14 +1076,15 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
         try:
             await started.wait()
             due = time.perf_counter()
+            last = 0.0
             while True:  # open loop: keys are due on their schedule, answered or not
                 due += rng.expovariate(rate)
-                if due >= window.play_until:
+                if not presses_at(due, window, bool(keys.pending)):
                     break
                 delay = due - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                if time.perf_counter() >= window.play_until:  # the window may close early
+                if time.perf_counter() >= window.play_until and not keys.pending:  # the window may close early
                     break
                 frame = bot.key()  # None too between a game's results and the next game
                 if frame is None:
@@ -1081,11 +1092,13 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                     continue
                 seq += 1
                 frame, key_up = key_frames(frame, seq)
-                keys.sent(seq, time.perf_counter(), window)
+                last = time.perf_counter()
+                keys.sent(seq, last, window)
                 await ws.send(frame)
                 if key_up is not None:
                     await ws.send(key_up)
-            await asyncio.sleep(max(0.0, window.play_until + 0.1 - time.perf_counter()))
+            until = max(window.play_until, last + ACK_TIMEOUT) if keys.pending else window.play_until
+            await asyncio.sleep(max(0.0, until + 0.1 - time.perf_counter()))
         except websockets.exceptions.ConnectionClosed as closed:
             stats.dropped.append(f"seat {seat}: {closed}")
             stats.dropped_at.append(time.perf_counter())

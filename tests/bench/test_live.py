@@ -223,3 +223,25 @@ def test_the_floor_s_window_opens_once_every_socket_is_connected():
         return seen
 
     assert asyncio.run(scenario()) == ["waiting False inf", "open", "until set True"]
+
+
+def test_a_player_presses_on_after_the_window_while_a_measured_key_is_undecided():
+    # A key into a wall changes nothing and is never answered: only a later answered key
+    # tells it from a lost one. The last measured key of a player who stopped a second
+    # after the window was counted a timeout (timeouts_at_stop) though it was only passed over.
+    from bench.live import ACK_TIMEOUT, DECIDE_SECONDS, Keys, Stats, Window, presses_at
+
+    window = Window()
+    window.open(10.0)
+    end = window.until + ACK_TIMEOUT
+    assert presses_at(window.until - 0.1, window, False) and presses_at(end - 0.01, window, False)
+    assert not presses_at(end + 0.01, window, False)
+    assert presses_at(end + DECIDE_SECONDS - 0.01, window, True)
+    assert not presses_at(end + DECIDE_SECONDS + 0.01, window, True)
+
+    stats = Stats()
+    keys = Keys(stats, {})
+    keys.sent(1, window.until - 0.2, window)  # measured, into a wall: never answered
+    keys.sent(2, end + 1.5, window)  # pressed only because key 1 was undecided
+    keys.answered(2, end + 1.52)
+    assert stats.without_effect == 1 and not stats.timeouts and not keys.pending
