@@ -128,8 +128,8 @@ and CPU split (``--no-floor`` skips it), and with the site's own traffic as the
 window showed it (``floor_traffic``): as many broadcasts a second a table that no
 numbered key caused (``broadcasts_per_table_s`` less ``numbered_keys_per_table_s``:
 gravity, the clocks; ``floor_ticks_per_table_s``) and updates of the site's median
-size (``floor_bytes``), so that it sends what the site sent; so that ``floor_p99_ms`` (Daphne with no site
-behind it, on the machine as it is at that moment) is read next to the live p99s, with
+size (``floor_bytes``): it sends what the site sent. ``floor_p99_ms`` (Daphne with no
+site behind it, on the machine as it is at that moment) is then read next to the live p99s, with
 ``floor_others_cpu_s`` and ``floor_steal_s`` from its own window.
 The last lines are ``tables``, ``p50_ms``, ``p99_ms``, ``spectator_p50_ms``,
 ``spectator_p99_ms``, ``timeouts``, ``floor_p99_ms``, ``bytes_per_update_median``,
