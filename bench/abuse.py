@@ -1068,7 +1068,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     quiet_values = latencies(quiet["window"])
     quiet_timeouts = stats.timeouts_between(*quiet["window"])
     quiet_p99 = percentile(quiet_values, 0.99)
-    quiet_p99_all = p99_with_timeouts(quiet_values, quiet_timeouts)
+    quiet_p99_all = p99_all_of(quiet["window"])
     print(f"honest_tables: {len(stats.bots) // 4}")
     print(f"honest_sockets_connected: {stats.connected}")
     print(f"honest_games_started: {stats.games_started}")
@@ -1091,8 +1091,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     print(f"quiet_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*quiet['window']), 0.99):.2f}")
     print(f"quiet_others_cpu_s: {quiet['machine'].others_cpu_s:.2f}")
     print(f"quiet_steal_s: {quiet['machine'].steal_s:.2f}")
-    if "server_cpu_s" in quiet:
-        print(f"quiet_server_cpu_s: {quiet['server_cpu_s']:.1f}")
+    print(f"quiet_server_cpu_s: {quiet['server_cpu_s']:.1f}")
     print(f"quiet_p99_ms: {quiet_p99:.2f}")
     # The ratios compare windows: any of them disturbed, and they do not hold.
     disturbed = ["quiet"] if quiet["machine"].disturbed else []
@@ -1108,7 +1107,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         p99_all = p99_with_timeouts(values, timeouts)
         # against the quiet window just before it (the first attack's is the first one)
         before = result.get("quiet", quiet)
-        before_p99_all = quiet_p99_all if before is quiet else p99_all_of(before["window"])
+        before_p99_all = p99_all_of(before["window"])
         ratio = p99_all / before_p99_all if before_p99_all > 0 else float("nan")
         if ratio == ratio and not ratio <= worst:
             worst, worst_name = ratio, name
@@ -1128,8 +1127,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
             print(line)
         print(f"{name}_rss_peak_mb: {result['rss_peak_mb']:.1f}")
         print(f"{name}_server_cpu_s: {result['server_cpu_s']:.1f}")
-        if "server_cpu_s" in before:
-            print(f"{name}_quiet_server_cpu_s: {before['server_cpu_s']:.1f}")
+        print(f"{name}_quiet_server_cpu_s: {before['server_cpu_s']:.1f}")
         print(f"{name}_attacker_cpu_s: {result.get('cpu_s', float('nan')):.1f}")
         if result.get("machine") is not None:
             print(f"{name}_others_cpu_s: {result['machine'].others_cpu_s:.2f}")

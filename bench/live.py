@@ -1084,7 +1084,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                 delay = due - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                if time.perf_counter() >= window.play_until and not keys.pending:  # the window may close early
+                if not presses_at(time.perf_counter(), window, bool(keys.pending)):  # the window may close early
                     break
                 frame = bot.key()  # None too between a game's results and the next game
                 if frame is None:

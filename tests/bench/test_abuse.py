@@ -74,7 +74,7 @@ def _reading(window_s: float, others_cpu_s: float, server_cpu_s: float = 1.0) ->
 
 
 def _quiet(others_cpu_s: float = 0.0) -> dict:
-    return {"window": (0.0, 1.0), "rss_growth_mb": 0.0, "threads_after": 7, "db_connections_after": 6,
+    return {"window": (0.0, 1.0), "rss_growth_mb": 0.0, "server_cpu_s": 1.0, "threads_after": 7, "db_connections_after": 6,
             "tracebacks_total": 0, "machine": _reading(1.0, others_cpu_s),
             "machine_overall": _reading(10.0, others_cpu_s, server_cpu_s=3.0)}
 
