@@ -306,10 +306,15 @@ class LiveGameBase:
     def results_context(self) -> dict[str, Any]:
         return {}
 
-    def render_results(self, game_row: Any) -> str:
+    def render_results(self, game_row: Any, outcome: Outcome | None = None, *, oob: bool = True) -> str:
+        """The results panel: of the game just played (``outcome`` None: the engine's),
+        pushed over the live boards with the clock stopped; or (``oob`` False) on its own,
+        from the outcome the game recorded, for a page that opens after the end
+        (``games.selectors.last_results``)."""
         by_seat = {p.seat: p for p in game_row.participations.all()} if game_row is not None else {}
         rows = []
-        outcome = self.game.outcome()
+        if outcome is None:
+            outcome = self.game.outcome()
         for standing in outcome.standings:
             parts = [by_seat[seat] for seat in standing.seats if seat in by_seat]
             rows.append({
@@ -324,16 +329,18 @@ class LiveGameBase:
                 "chips": sum(p.chips_delta for p in parts),
             })
         context = {
-            "rows": rows, "game": game_row, "termination": termination(outcome.termination), "oob": True,
+            "rows": rows, "game": game_row, "termination": termination(outcome.termination), "oob": oob,
             "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
         }
-        return render_to_string(self.TEMPLATE + "#results", context) + self._clock_over(
-            time_up=outcome.termination == Termination.TIME
-        )
+        html = render_to_string(self.TEMPLATE + "#results", context)
+        if not oob:
+            return html
+        return html + self._clock_over(time_up=outcome.termination == Termination.TIME)
 
     @classmethod
-    def render_aborted(cls, reason: str) -> str:
-        return render_to_string(cls.TEMPLATE + "#results", {"aborted": reason, "oob": True}) + cls._clock_over()
+    def render_aborted(cls, reason: str, *, oob: bool = True) -> str:
+        html = render_to_string(cls.TEMPLATE + "#results", {"aborted": reason, "oob": oob})
+        return html + cls._clock_over() if oob else html
 
     @classmethod
     def _clock_over(cls, *, time_up: bool = False) -> str:

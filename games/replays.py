@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import copy
 import itertools
+import logging
 import math
 import threading
 import zlib
@@ -32,15 +33,19 @@ from html import unescape
 from typing import Any
 
 from django.utils.html import strip_tags
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from games.core.log import Entry, InputLog
+from games.core.outcome import Outcome
 from games.core.protocol import FORFEIT, RunsOnAClock
 from games.core.rules import Rules
 from games.live import LiveGame, live_game_class, live_game_for
-from games.models import Game
+from games.models import Game, GameLog
+from games.registry import GAMES
 from games.services import setup_of
 from games.words import Sentence
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,29 @@ def recorded(game: Game) -> Recorded | None:
     for player in setup["players"]:
         player["handling"] = None  # a replay takes each seat's handling from its log
     return Recorded(game=game, setup=setup, log=log, start=rules.clock(start), end=rules.clock(end), rules=rules)
+
+
+def last_results(table_id: int) -> str:
+    """The results panel of a table's last game, for a page opened after it ended (a
+    reload, Back, a second tab, a spectator who comes in): what its players saw at the
+    end, from what the game recorded (its outcome and its participations), played again
+    for nobody. Empty while a game runs or before the first, and for a game this server
+    cannot show (a kind it does not know, a record without its outcome)."""
+    game = Game.objects.filter(table_id=table_id).order_by("-pk").first()
+    if game is None or game.kind not in GAMES:
+        return ""
+    if game.status == Game.Status.ABORTED:
+        reason = game.abort_reason or gettext_noop("The game was aborted.")
+        return live_game_class(game.kind).render_aborted(reason, oob=False)
+    if game.status != Game.Status.FINISHED:
+        return ""
+    summary = GameLog.objects.filter(game=game).values_list("summary", flat=True).first()
+    try:
+        outcome = Outcome.from_dict(summary)
+    except (KeyError, TypeError, ValueError):
+        log.warning("game %s: no outcome recorded to show its results", game.pk)
+        return ""
+    return live_game_for(setup_of(game)).render_results(game, outcome, oob=False)
 
 
 def rebuilt(record: Recorded) -> LiveGame:

@@ -18,10 +18,12 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.identity import player_from_request
 from accounts.models import DEFAULT_KEY_BINDINGS
 from config.network import request_client_address
+from games import replays
 from games.refusals import refusal_text
 from games.registry import GAMES, get_game
 from lobby import chat, quickplay, selectors, services
 from lobby.forms import SeatForm, TableForm
+from lobby.models import Table
 from lobby.selectors import table_page_context
 
 
@@ -112,6 +114,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "player": player,
         "urls": selectors.table_urls(table.pk),
         "chat_panel": chat.panel_html(table.pk, player),
+        # After a game, a page opened anew (reload, Back, another tab) shows its results
+        # as the pages that were there saw them at the end.
+        "last_results": "" if table.status == Table.Status.RUNNING else replays.last_results(table.pk),
     }
     if player is not None:  # whoever may sit gets their keys with the page
         user = request.user

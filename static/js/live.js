@@ -143,6 +143,7 @@
     button.closest("form").requestSubmit(button);
   });
   document.body.addEventListener("htmx:afterSwap", () => { panelMessage(); nextAction(); });
+  results(); // a page opened after a game shows its results (lobby/table.html)
 
   // --- clocks: counted down here from the server's remaining time ----------------------
   let endAt = null, startAt = null, ticking = null, overlay = null;

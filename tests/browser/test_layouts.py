@@ -389,6 +389,22 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
         broken = host_page.evaluate(HEADINGS_ON_MORE_THAN_ONE_LINE)
         problems += [f"the end of {kind}: the heading {text!r} breaks over lines" for text in broken]
         screenshot(host_page, f"layout-end-{kind}-{width}x{height}")
+        # Reloaded after the end (or opened again: Back, another tab), the page still
+        # shows the results and offers the rematch, as it did (not a spinner saying the
+        # game will appear when the host starts it).
+        host_page.reload()
+        expect(host_page.locator("#results-title")).to_have_text("Results")
+        expect(host_page.locator("#results tbody tr")).to_have_count(count)
+        expect(host_page.locator("[data-rematch]")).to_be_visible()
+        expect(host_page.get_by_role("button", name="I'm ready")).to_have_count(0)
+        expect(host_page.locator("#start-button")).to_have_count(0)
+        problems += [
+            f"the end of {kind}, reloaded: {why}"
+            for why in (in_view(host_page, "#results-title"), in_view(host_page, "[data-rematch]"))
+            if why
+        ]
+        problems += layout_problems(host_page, width, f"the end of {kind}, reloaded", "#results")
+        screenshot(host_page, f"layout-end-reloaded-{kind}-{width}x{height}")
         # The rematch: the one who left stayed at the table, and plays again when asked.
         for page in pages:
             page.locator("[data-rematch]").click()

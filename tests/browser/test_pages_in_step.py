@@ -98,12 +98,19 @@ def test_every_role_sees_every_state_of_a_table_without_a_console_error(live_ser
     expect(p1.get_by_role("button", name="Rematch")).to_be_visible()
     expect(p1.locator("#results [data-rematch]")).to_be_in_viewport()
     expect(pages["outsider"].locator("#rematch-button")).to_have_count(0)
+    expect(pages["outsider"].locator("#results [data-rematch]")).to_be_hidden()  # not theirs to ask
 
-    # Reloaded after the game, every page shows the waiting table.
+    # Reloaded after the game, every page shows the table waiting, under the results of
+    # the game as they were (not a spinner saying the game will appear when it starts).
     for page in pages.values():
         page.reload()
-        expect(page.locator("#game")).to_contain_text("The game will appear here when the host starts it.")
-    expect(p2.locator("#rematch-button")).to_be_visible()
+        expect(page.locator("#results-title")).to_have_text("Results")
+        expect(page.locator("#results tbody tr")).to_have_count(2)
+        expect(page.locator("#table-status")).to_contain_text("Waiting for players")
+        expect(page.locator("#game .spinner")).to_have_count(0)
+    expect(p2.locator("#results [data-rematch]")).to_be_visible()
+    expect(pages["outsider"].locator("#results [data-rematch]")).to_be_hidden()
+    expect(pages["outsider"].locator("#rematch-button")).to_have_count(0)
     expect(pages["outsider"].locator("#table-status")).to_contain_text(
         "hostess starts the game when everybody is ready."
     )

@@ -157,3 +157,23 @@ def test_its_results_panel_names_every_player_and_how_the_game_ended(spec):
         assert f"Player {seat}" in html
     aborted = spec.live.render_aborted("The server stopped.")
     assert "Game aborted" in aborted and "The server stopped." in aborted
+
+
+def test_its_results_panel_shows_the_same_from_the_record_alone(spec):
+    """A page opened after the game (games/replays.py, ``last_results``) renders the
+    panel from the outcome the game recorded, with an adapter that never played: the
+    same rows as the panel pushed at the end, as part of the page (no out-of-band swap,
+    no clock)."""
+    live = bots_game(spec, seed=11)
+    pushed = live.render_results(None)
+    recorded = Outcome.from_dict(live.finished_game().outcome.to_dict())
+    shown = spec.live(live.setup).render_results(None, recorded, oob=False)
+
+    def rows(html: str) -> str:
+        return html[html.index("<tbody>"):html.index("</tbody>")]
+
+    assert rows(shown) == rows(pushed)
+    assert 'id="results"' in shown and "hx-swap-oob" not in shown and 'id="clock"' not in shown
+    assert recorded.termination.words in shown
+    aborted = spec.live.render_aborted("The server stopped.", oob=False)
+    assert "The server stopped." in aborted and "hx-swap-oob" not in aborted and 'id="clock"' not in aborted
