@@ -78,11 +78,15 @@ class Inbox:
 
     ``asyncio.wait_for(queue.get(), timeout)`` wraps every wait in a task of its own,
     and the actor waits once per step, many times a second per table: here a wait
-    is one future and, with a deadline, one timer."""
+    is one future and, with a deadline, one timer. A table's next deadline is often the
+    one it already waited for (another board's key changes nothing of it): a wait for
+    the same deadline (``due``) keeps the timer it has instead of making another."""
 
     def __init__(self) -> None:
         self.messages: deque[Any] = deque()
         self.waiter: asyncio.Future | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_due: float | None = None  # the deadline the timer is for
 
     def __len__(self) -> int:
         return len(self.messages)
@@ -92,22 +96,39 @@ class Inbox:
         if self.waiter is not None:
             _wake(self.waiter)
 
-    async def take_all(self, timeout: float | None) -> list[Any]:
+    async def take_all(self, timeout: float | None, due: float | None = None) -> list[Any]:
         """Every waiting message, in order; if none waits, the ones that come within
-        ``timeout`` seconds (None: however long it takes), else an empty list."""
+        ``timeout`` seconds (None: however long it takes), else an empty list. ``due``
+        names the deadline ``timeout`` counts to: a wait for the same ``due`` as the
+        last keeps its timer."""
         if not self.messages:
             loop = asyncio.get_running_loop()
             self.waiter = waiter = loop.create_future()
-            timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
+            if timeout is None:
+                self.stop_timer()
+            elif due is None or due != self.timer_due or self.timer is None:
+                self.stop_timer()
+                self.timer = loop.call_later(timeout, self._expire)
+                self.timer_due = due
             try:
                 await waiter
             finally:
                 self.waiter = None
-                if timer is not None:
-                    timer.cancel()
+                if due is None:
+                    self.stop_timer()
         batch = list(self.messages)
         self.messages.clear()
         return batch
+
+    def _expire(self) -> None:
+        self.timer = self.timer_due = None
+        if self.waiter is not None:
+            _wake(self.waiter)
+
+    def stop_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = self.timer_due = None
 
 
 def _wake(waiter: asyncio.Future) -> None:
@@ -162,11 +183,12 @@ class LiveTable:
                 timeout = None if deadline is None else max(0.0, deadline - self.now())
                 # Everything that has arrived is handled in one step and published as
                 # one broadcast: under load, fewer and larger frames.
-                await self.step(await self.inbox.take_all(timeout))
+                await self.step(await self.inbox.take_all(timeout, deadline))
         except Exception:
             log.exception("table %s: the host failed; aborting the game", self.table_id)
             await self.abort("The game server hit an error; the game was aborted and stakes returned.")
         finally:
+            self.inbox.stop_timer()
             self.host.tables.pop(self.table_id, None)
             LIVE_TABLES.dec()
 

@@ -48,7 +48,9 @@ from games.shards import host_channel, shard_of
 
 log = logging.getLogger(__name__)
 
-Relay = Callable[[str], Awaitable[None]]
+# A socket's way in: it sends the fragment at once and returns None (a prepared frame
+# written to the connection: lobby/ws.py ``deliver``), or returns the send to await.
+Relay = Callable[[str], Awaitable[None] | None]
 OUTBOX_LIMIT = 10_000  # fragments waiting for the layer; beyond, the oldest are dropped
 WATCH_SECONDS = 10.0  # a process says again which of its sockets watch which tables
 WATCH_EXPIRY = 3 * WATCH_SECONDS  # a watcher not heard of for this long is forgotten
@@ -204,14 +206,22 @@ class Hub:
         ``translations`` (if any) the same fragment in other languages, by language:
         each socket gets the one of its language."""
         members = self.tables.get(table_id, {})
-        if not translations:
-            for channel, relay in list(members.items()):
-                await self._relay(channel, relay, html)
-        else:
-            language_of = self.language_of
-            for channel, relay in list(members.items()):
+        language_of = self.language_of if translations else None
+        # The hottest loop of the site (every socket, every change): a relay that sends
+        # at once costs one call, no coroutine.
+        for channel, relay in list(members.items()):
+            fragment = html
+            if language_of is not None:
                 language = language_of.get(channel)
-                await self._relay(channel, relay, translations.get(language, html) if language else html)
+                if language:
+                    fragment = translations.get(language, html)
+            try:
+                pending = relay(fragment)
+                if pending is not None:
+                    await pending
+            except Exception:
+                # A socket's failure is its own: the table goes on.
+                log.exception("relay to %s failed", channel)
         if self.remote and table_id in self.watchers:
             watchers = self.watchers[table_id]
             # one post per language read elsewhere, each to its group
@@ -230,7 +240,9 @@ class Hub:
 
     async def _relay(self, channel: str, relay: Relay, html: str) -> None:
         try:
-            await relay(html)
+            pending = relay(html)
+            if pending is not None:
+                await pending
         except Exception:
             # A socket's failure is its own: the table goes on.
             log.exception("relay to %s failed", channel)

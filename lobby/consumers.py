@@ -174,7 +174,7 @@ class TableConsumer(ChatConsumer):
         # The game's fragments: from the host in hand if it is in this process, else
         # through the layer (games/hub.py).
         self.hub = hub()
-        await self.hub.attach(self.table_id, self.channel_name, self.relay, self.language)
+        await self.hub.attach(self.table_id, self.channel_name, self.deliver, self.language)
         game = await database_sync_to_async(services.watcher_add)(
             table_id=self.table_id,
             channel_name=self.channel_name,

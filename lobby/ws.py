@@ -13,6 +13,7 @@ import contextlib
 import functools
 import inspect
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -240,10 +241,18 @@ class SiteConsumer(AsyncWebsocketConsumer):
     async def relay(self, html: str) -> None:
         """Pass a fragment rendered elsewhere on to this socket, as it is (framed once
         for all the sockets it goes to, where the server can send a prepared frame)."""
+        pending = self.deliver(html)
+        if pending is not None:
+            await pending
+
+    def deliver(self, html: str) -> Awaitable[None] | None:
+        """``relay`` for a caller that sends to many sockets in a row (games/hub.py):
+        under Daphne the frame is written at once and None returned, no coroutine made;
+        elsewhere (a test's communicator) the send, to await."""
         if self.prepared_send is not None:  # Daphne: the frame straight to the connection
             self.prepared_send(prepared_text(html))
-        else:
-            await self.server_send({"type": "websocket.send", "text": html})
+            return None
+        return self.server_send({"type": "websocket.send", "text": html})
 
     async def send_error(self, message: str, code: str = "") -> None:
         """A refusal to this socket alone, in its language (games/refusals.py)."""

@@ -134,7 +134,11 @@ class TetriWarLive(LiveGameBase):
         """How far each seated person's board waits behind the game's clock for keys
         played on a page ahead of it (games/tetriwar/lag.py); bots' boards do not wait."""
         lag = getattr(self, "lag", None)
-        return {seat: quota.behind() for seat, quota in lag.items()} if lag else {}
+        if not lag:
+            return {}
+        # Only the boards that wait: none, for pages that send their keys unstamped
+        # (the engine then runs its clocks without looking up a lag per board).
+        return {seat: behind for seat, quota in lag.items() if (behind := quota.behind())}
 
     def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]:
         """A key, at the time its page played it (``at``, the game's ms) when within the

@@ -8,6 +8,7 @@ import pytest
 from games import wire
 from games.core.outcome import Termination
 from games.registry import GAMES
+from games.tetriwar.constants import MAX_LAG_MS
 from games.tetriwar.handling import Handling
 from games.tetriwar.intents import HOLDS
 from games.tetriwar.live import TetriWarLive
@@ -141,3 +142,20 @@ def test_a_dropped_connection_lets_go_of_the_keys_it_held():
     assert live.disconnected(3, 0.7) == []  # a seat that is not playing: nothing to do
     live.advance(live.game.end)
     assert live.disconnected(2, live.game.end) == []  # nor once the game is over
+
+
+def test_only_the_boards_that_wait_for_late_keys_are_held_back():
+    """A board waits behind the game's clock while its page's stamped keys may still
+    come (games/tetriwar/lag.py); one whose page sends its keys unstamped does not, and
+    is not named at all (the engine then runs every clock without a lag per board)."""
+    live = live_game(seats=3)
+    assert live.behind() == {1: MAX_LAG_MS, 2: MAX_LAG_MS, 3: MAX_LAG_MS}  # no key yet
+    live.apply(1, "left", 1.0)  # unstamped: acts on arrival
+    live.apply(2, "left", 1.0, at=900)  # stamped 100 ms late
+    behind = live.behind()
+    assert 1 not in behind and 100 <= behind[2] <= MAX_LAG_MS and behind[3] == MAX_LAG_MS
+    live.apply(2, "right", 1.1)
+    live.apply(3, "right", 1.1)
+    assert live.behind() == {2: behind[2]}  # seat 2 keeps what its stamped keys showed
+    # the same deadline and the same clocks as with the zeros named
+    assert live.game.next_deadline(live.behind()) == live.game.next_deadline({1: 0, 2: behind[2], 3: 0})

@@ -159,6 +159,34 @@ async def test_a_failing_socket_does_not_stop_the_others():
     assert seen == [("b", "x")]
 
 
+async def test_a_socket_that_sends_at_once_is_called_and_one_that_returns_its_send_is_awaited(caplog):
+    """A relay under Daphne writes its frame and returns None (lobby/ws.py ``deliver``);
+    elsewhere it returns the send, which the hub awaits. Both get every fragment in
+    order, in their language, and a failing one of either kind stops no other."""
+    h = hub_of(remote=False)
+    seen: list = []
+
+    def at_once(name: str):
+        def relay(html: str) -> None:
+            seen.append((name, html))
+
+        return relay
+
+    def broken_at_once(html: str) -> None:
+        raise RuntimeError("gone")
+
+    await h.attach(4, "a", at_once("a"))
+    await h.attach(4, "x", broken_at_once)
+    await h.attach(4, "b", recorder(seen, "b"), "de")
+    await h.publish(4, "1")
+    await h.publish(4, "2", {"de": "zwei"})
+    await h.reply("a", "only a")
+    await h.reply("b", "only b")
+    assert seen == [("a", "1"), ("b", "1"), ("a", "2"), ("b", "zwei"), ("a", "only a"), ("b", "only b")]
+    failed = [record.getMessage() for record in caplog.records if "failed" in record.getMessage()]
+    assert failed == ["relay to x failed", "relay to x failed"]  # the broken one alone, each time
+
+
 async def test_a_socket_that_leaves_is_forgotten():
     h = hub_of(remote=False)
     seen: list = []
