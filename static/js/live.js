@@ -116,8 +116,15 @@
     nextAction();
     if (panel === seenResults) return;
     seenResults = panel;
+    // In view means below the top bar too, where it stays on screen (sticky: on a phone
+    // it is three lines tall), and a reloaded page keeps the scroll it had.
+    const bar = document.querySelector(".topbar");
+    const covered = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
     const box = panel.getBoundingClientRect();
-    if (box.top < 0 || box.top > window.innerHeight - 160) panel.scrollIntoView({ block: "start" });
+    if (box.top < covered || box.top > window.innerHeight - 160) {
+      panel.style.scrollMarginTop = `${Math.ceil(covered) + 12}px`;
+      panel.scrollIntoView({ block: "start" });
+    }
   }
   function nextAction() {
     const next = document.querySelector("[data-results-next]");

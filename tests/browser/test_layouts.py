@@ -336,14 +336,25 @@ HEADINGS_ON_MORE_THAN_ONE_LINE = """() => [...document.querySelectorAll("#result
 }).map((th) => th.innerText)"""
 
 
+# The bottom of the top bar where it stays on screen (sticky), else 0: what it covers.
+COVERED_BY_THE_BAR = """() => {
+  const bar = document.querySelector(".topbar");
+  return bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+}"""
+
+
 def in_view(page, selector: str) -> str | None:
-    """Why ``selector`` is not wholly on the screen as it stands (no scrolling), or None."""
+    """Why ``selector`` is not wholly on the screen as it stands (no scrolling), under
+    nothing that stays on screen (the sticky top bar), or None."""
     box = page.locator(selector).first.bounding_box()
     viewport = page.viewport_size
     if box is None:
         return f"{selector} is not shown"
     if box["y"] < -0.5 or box["y"] + box["height"] > viewport["height"] + 0.5:
         return f"{selector} lies at {box['y']:.0f}..{box['y'] + box['height']:.0f}, off the screen"
+    covered = page.evaluate(COVERED_BY_THE_BAR)
+    if box["y"] < covered - 0.5:
+        return f"{selector} lies at {box['y']:.0f}, under the top bar (to {covered:.0f})"
     return None
 
 
