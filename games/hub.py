@@ -215,13 +215,9 @@ class Hub:
                 language = language_of.get(channel)
                 if language:
                     fragment = translations.get(language, html)
-            try:
-                pending = relay(fragment)
-                if pending is not None:
-                    await pending
-            except Exception:
-                # A socket's failure is its own: the table goes on.
-                log.exception("relay to %s failed", channel)
+            pending = self._hand(channel, relay, fragment)
+            if pending is not None:
+                await self._settle(channel, pending)
         if self.remote and table_id in self.watchers:
             watchers = self.watchers[table_id]
             # one post per language read elsewhere, each to its group
@@ -239,12 +235,25 @@ class Hub:
             await self.layer.send(channel, {"type": "game.fragment", "html": html})
 
     async def _relay(self, channel: str, relay: Relay, html: str) -> None:
+        pending = self._hand(channel, relay, html)
+        if pending is not None:
+            await self._settle(channel, pending)
+
+    # A socket's failure is its own: the table goes on.
+    @staticmethod
+    def _hand(channel: str, relay: Relay, html: str) -> Awaitable[None] | None:
+        """``html`` handed to a socket's relay: None once sent, or the send to await."""
         try:
-            pending = relay(html)
-            if pending is not None:
-                await pending
+            return relay(html)
         except Exception:
-            # A socket's failure is its own: the table goes on.
+            log.exception("relay to %s failed", channel)
+            return None
+
+    @staticmethod
+    async def _settle(channel: str, pending: Awaitable[None]) -> None:
+        try:
+            await pending
+        except Exception:
             log.exception("relay to %s failed", channel)
 
     def _post(self, group: str, message: dict[str, Any]) -> None:

@@ -358,6 +358,21 @@ def in_view(page, selector: str) -> str | None:
     return None
 
 
+def expect_the_end_offers_rematch(page) -> None:
+    """The results, and one thing to do next: Rematch (not I'm ready, nor Start)."""
+    expect(page.locator("#results-title")).to_have_text("Results")
+    expect(page.locator("[data-rematch]")).to_be_visible()
+    expect(page.get_by_role("button", name="I'm ready")).to_have_count(0)
+    expect(page.locator("#start-button")).to_have_count(0)
+
+
+def end_problems(page, width: int, what: str) -> list[str]:
+    """What is wrong with the end of a game on screen: its results or Rematch out of view,
+    or the page's layout."""
+    found = [f"{what}: {why}" for why in (in_view(page, "#results-title"), in_view(page, "[data-rematch]")) if why]
+    return found + layout_problems(page, width, what, "#results")
+
+
 @pytest.mark.parametrize("size", END_SIZES, ids=[f"{w}x{h}" for w, h in END_SIZES])
 def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
     games_to_end, live_server_url, browser, screenshot, size
@@ -386,17 +401,8 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
             page.once("dialog", lambda dialog: dialog.accept())
             page.get_by_role("button", name="Leave the game").click()
         for page in pages:
-            expect(page.locator("#results-title")).to_have_text("Results")
-            # One thing to do next, and it is Rematch (not I'm ready, nor Start).
-            expect(page.locator("[data-rematch]")).to_be_visible()
-            expect(page.get_by_role("button", name="I'm ready")).to_have_count(0)
-            expect(page.locator("#start-button")).to_have_count(0)
-        problems += [
-            f"the end of {kind}: {why}"
-            for why in (in_view(host_page, "#results-title"), in_view(host_page, "[data-rematch]"))
-            if why
-        ]
-        problems += layout_problems(host_page, width, f"the end of {kind}", "#results")
+            expect_the_end_offers_rematch(page)
+        problems += end_problems(host_page, width, f"the end of {kind}")
         broken = host_page.evaluate(HEADINGS_ON_MORE_THAN_ONE_LINE)
         problems += [f"the end of {kind}: the heading {text!r} breaks over lines" for text in broken]
         screenshot(host_page, f"layout-end-{kind}-{width}x{height}")
@@ -404,17 +410,9 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
         # shows the results and offers the rematch, as it did (not a spinner saying the
         # game will appear when the host starts it).
         host_page.reload()
-        expect(host_page.locator("#results-title")).to_have_text("Results")
+        expect_the_end_offers_rematch(host_page)
         expect(host_page.locator("#results tbody tr")).to_have_count(count)
-        expect(host_page.locator("[data-rematch]")).to_be_visible()
-        expect(host_page.get_by_role("button", name="I'm ready")).to_have_count(0)
-        expect(host_page.locator("#start-button")).to_have_count(0)
-        problems += [
-            f"the end of {kind}, reloaded: {why}"
-            for why in (in_view(host_page, "#results-title"), in_view(host_page, "[data-rematch]"))
-            if why
-        ]
-        problems += layout_problems(host_page, width, f"the end of {kind}, reloaded", "#results")
+        problems += end_problems(host_page, width, f"the end of {kind}, reloaded")
         screenshot(host_page, f"layout-end-reloaded-{kind}-{width}x{height}")
         # The rematch: the one who left stayed at the table, and plays again when asked.
         for page in pages:
