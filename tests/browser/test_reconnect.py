@@ -140,3 +140,56 @@ def test_every_game_shows_a_drop_to_a_player_and_a_spectator_at_both_sizes(
         # What the screen shows first: a whole page's screenshot resizes the window for a moment.
         page.screenshot(path=str(ARTIFACTS / f"reconnect-{kind}-{who}-screen.png"))
         screenshot(page, f"reconnect-{kind}-{who}")
+
+
+@pytest.mark.parametrize(("kind", "size"), [("tetriwar", DESKTOP), ("tetriwar", PHONE), ("viertris", PHONE)],
+                         ids=["tetriwar-desktop", "tetriwar-phone", "viertris-phone"])
+def test_a_page_away_while_its_game_ends_shows_the_results_when_its_socket_comes_back(
+    live_server_url, table_url, browser, kind, size, screenshot
+):
+    """The opponent's page hears nothing for a while (a tunnel, a sleeping tab) and the
+    game ends meanwhile; then its socket is cut and comes back. The page shows the
+    results in place of the boards it still showed, with the rematch offered, and
+    nothing of the game that is over goes on (no clock; keys pressed then do nothing)."""
+    deaf = {"now": False}
+    routes: list = []
+
+    def through(route) -> None:  # the page's table socket, which the test can silence and cut
+        server = route.connect_to_server()
+        route.on_message(server.send)
+        server.on_message(lambda message: None if deaf["now"] else route.send(message))
+        routes.append(route)
+
+    p1 = page_of(browser, live_server_url, "hostess", DESKTOP)
+    p2 = page_of(browser, live_server_url, "opponent", size)
+    p2.route_web_socket(re.compile(r"/ws/table/"), through)
+    for page in (p1, p2):
+        page.goto(table_url)
+    p1.get_by_role("button", name="Start the game").click()
+    (shows, count), _ = RUNNING[kind]
+    for page in (p1, p2):
+        expect(page.locator(shows)).to_have_count(count)
+        expect(page.locator(COUNTDOWNS)).to_have_count(0)
+
+    deaf["now"] = True  # the opponent's page hears nothing more ...
+    p1.once("dialog", lambda dialog: dialog.accept())
+    p1.get_by_role("button", name="Leave the game").click()  # ... while the game ends
+    expect(p1.locator("#results-title")).to_have_text("Results")
+    p2.wait_for_timeout(500)
+    expect(p2.locator("#results-title")).to_have_count(0)  # it heard nothing of it
+    expect(p2.locator(shows)).to_have_count(count)  # and still shows the game
+
+    deaf["now"] = False
+    routes[-1].close(code=1012, reason="restarting")  # its socket is cut; the page connects again
+    expect(p2.locator("#results-title")).to_have_text("Results", timeout=30_000)
+    expect(p2.locator("#results tbody tr")).to_have_count(2)
+    expect(p2.locator("#clock")).to_have_count(0)
+    expect(p2.locator(shows)).to_have_count(0)  # the boards of the game that is over are gone
+    expect(p2.locator("[data-rematch]")).to_be_visible()
+    for key in ("ArrowLeft", "ArrowUp", "Space", "Enter"):  # keys now are nobody's move
+        p2.keyboard.press(key)
+    screenshot(p2, f"reconnect-after-the-end-{kind}-{size['viewport']['width']}")
+    p2.locator("[data-rematch]").click()
+    p1.locator("[data-rematch]").click()
+    for page in (p1, p2):
+        expect(page.locator(shows)).to_have_count(count)  # the rematch runs on both pages
