@@ -310,7 +310,7 @@ class LiveGameBase:
         """The results panel: of the game just played (``outcome`` None: the engine's),
         pushed over the live boards with the clock stopped; or (``oob`` False) on its own,
         from the outcome the game recorded, for a page that opens after the end
-        (``games.selectors.last_results``)."""
+        (``games.replays.last_results``)."""
         by_seat = {p.seat: p for p in game_row.participations.all()} if game_row is not None else {}
         rows = []
         if outcome is None:

@@ -94,10 +94,11 @@ def last_results(table_id: int) -> str:
     summary = GameLog.objects.filter(game=game).values_list("summary", flat=True).first()
     try:
         outcome = Outcome.from_dict(summary)
+        live = live_game_for(setup_of(game))  # options this server no longer takes: a Refusal
     except (KeyError, TypeError, ValueError):
-        log.warning("game %s: no outcome recorded to show its results", game.pk)
+        log.warning("game %s: its results cannot be shown from its record", game.pk)
         return ""
-    return live_game_for(setup_of(game)).render_results(game, outcome, oob=False)
+    return live.render_results(game, outcome, oob=False)
 
 
 def last_results_region(table_id: int) -> str:

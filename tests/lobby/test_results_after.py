@@ -129,3 +129,19 @@ def test_a_table_closed_after_its_game_shows_both(client, table, host):
     html = page(client, table)
     assert "Results" in results_panel(html)
     assert "This table is closed: no more games here." in html
+
+
+@pytest.mark.parametrize("damage", ["summary", "options"])
+def test_a_record_that_cannot_be_shown_leaves_the_page_as_before_the_game(client, table, host, damage):
+    """A record without its outcome, or played with options this server no longer
+    takes: the page opens all the same, with no results (and says so in the log)."""
+    game = start(table, host)
+    game_services.game_finish(game_id=game.pk, finished=finished({1: 3, 2: 4}))
+    if damage == "summary":
+        GameLog.objects.filter(game=game).update(summary={})
+    else:
+        Game.objects.filter(pk=game.pk).update(options={"minutes": -5})
+    response = client.get(reverse("lobby:table", args=[table.pk]))
+    assert response.status_code == 200
+    assert 'id="results"' not in response.content.decode()
+    assert "The game will appear here when the host starts it." in response.content.decode()
