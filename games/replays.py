@@ -101,15 +101,6 @@ def last_results(table_id: int) -> str:
     return live.render_results(game, outcome, oob=False)
 
 
-def last_results_region(table_id: int) -> str:
-    """The game region of a page of the table after its last game, out of band: its
-    results alone (what the page shows when opened then). For a socket that connects
-    after the end, its page perhaps still showing the boards of a game that ended while
-    it was away; nothing when there is no such game."""
-    results = last_results(table_id)
-    return f'<div id="game" hx-swap-oob="true">{results}</div>' if results else ""
-
-
 def rebuilt(record: Recorded) -> LiveGame:
     """The game's live adapter with its engine, the record's rules', played through the
     whole log to the end."""
