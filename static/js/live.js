@@ -150,7 +150,11 @@
     button.closest("form").requestSubmit(button);
   });
   document.body.addEventListener("htmx:afterSwap", () => { panelMessage(); nextAction(); });
-  results(); // a page opened after a game shows its results (lobby/table.html)
+  // A page opened after a game shows its results (lobby/table.html), and brings them into
+  // view itself: the browser would put back, after this, the scroll of the page reloaded
+  // (or gone Back to), which had boards above the results, and hide them under the bar.
+  if (document.getElementById("results-title")) history.scrollRestoration = "manual";
+  results();
 
   // --- clocks: counted down here from the server's remaining time ----------------------
   let endAt = null, startAt = null, ticking = null, overlay = null;

@@ -408,7 +408,9 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
         screenshot(host_page, f"layout-end-{kind}-{width}x{height}")
         # Reloaded after the end (or opened again: Back, another tab), the page still
         # shows the results and offers the rematch, as it did (not a spinner saying the
-        # game will appear when the host starts it).
+        # game will appear when the host starts it). Scrolled down first: the browser puts
+        # back a reloaded page's scroll, which had the boards above the results.
+        host_page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         host_page.reload()
         expect_the_end_offers_rematch(host_page)
         expect(host_page.locator("#results tbody tr")).to_have_count(count)
