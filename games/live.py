@@ -63,7 +63,7 @@ class LiveGame(Protocol):
     def private_fragments(self, events: list[Any]) -> dict[int, str]: ...
     def render_private(self, seat: int) -> str: ...
     @classmethod
-    def render_aborted(cls, reason: str) -> str: ...
+    def render_aborted(cls, reason: str, *, game_id: int | None = None) -> str: ...
 
 
 def live_game_class(kind: str) -> type[LiveGame]:
@@ -329,7 +329,7 @@ class LiveGameBase:
                 "chips": sum(p.chips_delta for p in parts),
             })
         context = {
-            "rows": rows, "game": game_row, "termination": termination(outcome.termination), "oob": oob,
+            "rows": rows, "game": game_row, "game_id": getattr(game_row, "pk", None), "termination": termination(outcome.termination), "oob": oob,
             "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
         }
         html = render_to_string(self.TEMPLATE + "#results", context)
@@ -338,8 +338,8 @@ class LiveGameBase:
         return html + self._clock_over(time_up=outcome.termination == Termination.TIME)
 
     @classmethod
-    def render_aborted(cls, reason: str, *, oob: bool = True) -> str:
-        html = render_to_string(cls.TEMPLATE + "#results", {"aborted": reason, "oob": oob})
+    def render_aborted(cls, reason: str, *, game_id: int | None = None, oob: bool = True) -> str:
+        html = render_to_string(cls.TEMPLATE + "#results", {"aborted": reason, "game_id": game_id, "oob": oob})
         return html + cls._clock_over() if oob else html
 
     @classmethod

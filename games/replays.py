@@ -88,7 +88,7 @@ def last_results(table_id: int) -> str:
         return ""
     if game.status == Game.Status.ABORTED:
         reason = game.abort_reason or gettext_noop("The game was aborted.")
-        return live_game_class(game.kind).render_aborted(reason, oob=False)
+        return live_game_class(game.kind).render_aborted(reason, game_id=game.pk, oob=False)
     if game.status != Game.Status.FINISHED:
         return ""
     summary = GameLog.objects.filter(game=game).values_list("summary", flat=True).first()
@@ -99,6 +99,15 @@ def last_results(table_id: int) -> str:
         log.warning("game %s: its results cannot be shown from its record", game.pk)
         return ""
     return live.render_results(game, outcome, oob=False)
+
+
+def last_results_region(table_id: int) -> str:
+    """The game region of a page of the table after its last game, out of band: its
+    results alone (what the page shows when opened then). For a socket that connects
+    after the end, its page perhaps still showing the boards of a game that ended while
+    it was away; nothing when there is no such game."""
+    results = last_results(table_id)
+    return f'<div id="game" hx-swap-oob="true">{results}</div>' if results else ""
 
 
 def rebuilt(record: Recorded) -> LiveGame:

@@ -267,13 +267,13 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
     game.save(update_fields=["status", "termination", "abort_reason", "ended_at"])
     _reopen_table(game.table_id)
     if announce:
-        transaction.on_commit(lambda: _announce_abort(game.kind, game.table_id, game.abort_reason))
+        transaction.on_commit(lambda: _announce_abort(game.kind, game.table_id, game.pk, game.abort_reason))
     return game
 
 
-def _announce_abort(kind: str, table_id: int, reason: str) -> None:
+def _announce_abort(kind: str, table_id: int, game_id: int, reason: str) -> None:
 
-    html = live_game_class(kind).render_aborted(reason)
+    html = live_game_class(kind).render_aborted(reason, game_id=game_id)
     async_to_sync(get_channel_layer().group_send)(
         broadcast.table_group(table_id), {"type": "game.fragment", "html": html}
     )

@@ -18,6 +18,7 @@ from games.host import start_hosting
 from games.hub import hub
 from games.live import live_frames
 from games.registry import GAMES
+from games.replays import last_results_region
 from lobby import chat, presence, selectors, services
 from lobby.broadcast import (
     identity_key,
@@ -189,10 +190,21 @@ class TableConsumer(ChatConsumer):
         self.frames = (*wire.TABLE_FRAMES, *live_frames(game))
         start_hosting()  # already running under Daphne (lobby/presence.py); not in tests
         await self.refresh_seat()
-        # The page may be older than the table (Back, a tab woken up): its panels afresh.
+        # The page may be older than the table (Back, a tab woken up): its panels afresh,
+        # and, once a game is over, its results in place of whatever the page still shows
+        # of it (a game that ended while this page was away).
         self.chat_table = self.table_id
-        # One frame: the panels, and the chat as it is now.
-        await self.chat_arrived(before=lambda: table_panels_of(self.language, self.table_id, self.player))
+        running = self.running
+
+        def news() -> str:
+            panels = table_panels_of(self.language, self.table_id, self.player)
+            if running:
+                return panels
+            with translation.override(self.language):
+                return panels + last_results_region(self.table_id)
+
+        # One frame: the panels, the results if any, and the chat as it is now.
+        await self.chat_arrived(before=news)
         if self.running:
             await self.to_host(messages.Sync)
 

@@ -150,6 +150,16 @@
     button.closest("form").requestSubmit(button);
   });
   document.body.addEventListener("htmx:afterSwap", () => { panelMessage(); nextAction(); });
+  // A socket that comes back after the game is sent its results (lobby/consumers.py), for
+  // a page that missed the end and still shows the boards. A page showing them already
+  // keeps what it shows (the final boards, its Rematch as it stands, its scroll).
+  document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+    if (e.detail.target.id !== "game") return;
+    const coming = e.detail.fragment.querySelector("#results");
+    const shown = document.getElementById("results");
+    if (coming && shown && coming.querySelector("#results-title") && shown.querySelector("#results-title") &&
+        coming.dataset.game === shown.dataset.game) e.detail.shouldSwap = false;
+  });
   // A page opened after a game shows its results (lobby/table.html), and brings them into
   // view itself: the browser would put back, after this, the scroll of the page reloaded
   // (or gone Back to), which had boards above the results, and hide them under the bar.

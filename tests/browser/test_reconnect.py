@@ -140,3 +140,152 @@ def test_every_game_shows_a_drop_to_a_player_and_a_spectator_at_both_sizes(
         # What the screen shows first: a whole page's screenshot resizes the window for a moment.
         page.screenshot(path=str(ARTIFACTS / f"reconnect-{kind}-{who}-screen.png"))
         screenshot(page, f"reconnect-{kind}-{who}")
+
+
+@pytest.mark.parametrize(("kind", "size"), [("tetriwar", DESKTOP), ("tetriwar", PHONE), ("viertris", PHONE)],
+                         ids=["tetriwar-desktop", "tetriwar-phone", "viertris-phone"])
+def test_a_page_away_while_its_game_ends_shows_the_results_when_its_socket_comes_back(
+    live_server_url, table_url, browser, kind, size, screenshot
+):
+    """The opponent's page hears nothing for a while (a tunnel, a sleeping tab) and the
+    game ends meanwhile; then its socket is cut and comes back. The page shows the
+    results in place of the boards it still showed, with the rematch offered, and
+    nothing of the game that is over goes on (no clock; keys pressed then do nothing)."""
+    deaf = {"now": False}
+    routes: list = []
+
+    def through(route) -> None:  # the page's table socket, which the test can silence and cut
+        server = route.connect_to_server()
+        route.on_message(server.send)
+        server.on_message(lambda message: None if deaf["now"] else route.send(message))
+        routes.append(route)
+
+    p1 = page_of(browser, live_server_url, "hostess", DESKTOP)
+    p2 = page_of(browser, live_server_url, "opponent", size)
+    p2.route_web_socket(re.compile(r"/ws/table/"), through)
+    for page in (p1, p2):
+        page.goto(table_url)
+    p1.get_by_role("button", name="Start the game").click()
+    (shows, count), _ = RUNNING[kind]
+    for page in (p1, p2):
+        expect(page.locator(shows)).to_have_count(count)
+        expect(page.locator(COUNTDOWNS)).to_have_count(0)
+
+    deaf["now"] = True  # the opponent's page hears nothing more ...
+    p1.once("dialog", lambda dialog: dialog.accept())
+    p1.get_by_role("button", name="Leave the game").click()  # ... while the game ends
+    expect(p1.locator("#results-title")).to_have_text("Results")
+    p2.wait_for_timeout(500)
+    expect(p2.locator("#results-title")).to_have_count(0)  # it heard nothing of it
+    expect(p2.locator(shows)).to_have_count(count)  # and still shows the game
+
+    deaf["now"] = False
+    routes[-1].close(code=1012, reason="restarting")  # its socket is cut; the page connects again
+    expect(p2.locator("#results-title")).to_have_text("Results", timeout=30_000)
+    expect(p2.locator("#results tbody tr")).to_have_count(2)
+    expect(p2.locator("#clock")).to_have_count(0)
+    expect(p2.locator(shows)).to_have_count(0)  # the boards of the game that is over are gone
+    expect(p2.locator("[data-rematch]")).to_be_visible()
+    for key in ("ArrowLeft", "ArrowUp", "Space", "Enter"):  # keys now are nobody's move
+        p2.keyboard.press(key)
+    screenshot(p2, f"reconnect-after-the-end-{kind}-{size['viewport']['width']}")
+    p2.locator("[data-rematch]").click()
+    p1.locator("[data-rematch]").click()
+    for page in (p1, p2):
+        expect(page.locator(shows)).to_have_count(count)  # the rematch runs on both pages
+
+
+class HeldSocket:
+    """A page's table socket routed through the test: what the server sends can be held
+    back (and let through later, in order), and the socket cut. ``heard`` counts the
+    server's messages of each connection, passed or held."""
+
+    def __init__(self, page) -> None:
+        self.routes: list = []
+        self.heard: list[int] = []
+        self.held: list | None = None
+        page.route_web_socket(re.compile(r"/ws/table/"), self.through)
+
+    def through(self, route) -> None:
+        server = route.connect_to_server()
+        route.on_message(server.send)
+        number = len(self.routes)
+        self.routes.append(route)
+        self.heard.append(0)
+
+        def arrived(message) -> None:
+            self.heard[number] += 1
+            if self.held is None:
+                route.send(message)
+            else:
+                self.held.append((route, message))
+
+        server.on_message(arrived)
+
+    def hold(self) -> None:
+        self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held or [], None
+        for route, message in held:
+            route.send(message)
+
+    def connected_again(self, page, connections: int) -> None:
+        """Wait until the page's socket has connected ``connections`` times and the last
+        connection has heard from the server (its panels, and the results if any)."""
+        for _ in range(300):
+            if len(self.routes) >= connections and self.heard[connections - 1]:
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"the page's socket did not connect a {connections}th time and hear from the server")
+
+
+@pytest.mark.parametrize(("kind", "size"), [("tetriwar", DESKTOP), ("viertris", PHONE)],
+                         ids=["tetriwar-desktop", "viertris-phone"])
+def test_a_page_that_shows_the_results_keeps_them_when_its_socket_comes_back_or_it_reloads(
+    live_server_url, table_url, browser, kind, size, screenshot
+):
+    """The results a page shows are not shown again when its socket comes back (they
+    would replace the final boards under them, and flash the Rematch button out of
+    sight): not after the end seen live, nor on a reload."""
+    p1 = page_of(browser, live_server_url, "hostess", size)
+    p2 = page_of(browser, live_server_url, "opponent", DESKTOP)
+    socket = HeldSocket(p1)
+    for page in (p1, p2):
+        page.goto(table_url)
+    p1.get_by_role("button", name="Start the game").click()
+    (shows, count), _ = RUNNING[kind]
+    for page in (p1, p2):
+        expect(page.locator(shows)).to_have_count(count)
+        expect(page.locator(COUNTDOWNS)).to_have_count(0)
+    p2.once("dialog", lambda dialog: dialog.accept())
+    p2.get_by_role("button", name="Leave the game").click()
+    expect(p1.locator("#results-title")).to_have_text("Results")
+    expect(p1.locator("[data-rematch]")).to_be_visible()
+
+    # The end seen live: the results over the final boards. The socket is cut and back.
+    p1.evaluate("document.getElementById('results').dataset.kept = 'yes'")
+    socket.routes[-1].close(code=1012, reason="restarting")
+    socket.connected_again(p1, 2)
+    p1.wait_for_timeout(500)
+    expect(p1.locator("#results[data-kept=yes]")).to_have_count(1)
+    expect(p1.locator(shows)).to_have_count(count)  # the final boards stay under them
+    expect(p1.locator("[data-rematch]")).to_be_visible()
+
+    # Reloaded: the page comes with the results; its socket's news waits until the page
+    # is marked, then comes.
+    socket.hold()
+    p1.reload()
+    expect(p1.locator("#results-title")).to_have_text("Results")
+    socket.connected_again(p1, 3)
+    p1.evaluate("document.getElementById('results').dataset.kept = 'yes'")
+    socket.release()
+    p1.wait_for_timeout(500)
+    expect(p1.locator("#results[data-kept=yes]")).to_have_count(1)
+    expect(p1.locator("[data-rematch]")).to_be_visible()
+    screenshot(p1, f"reconnect-results-kept-{kind}-{size['viewport']['width']}")
+
+    p1.locator("[data-rematch]").click()
+    p2.locator("[data-rematch]").click()
+    for page in (p1, p2):
+        expect(page.locator(shows)).to_have_count(count)  # the rematch runs on both pages

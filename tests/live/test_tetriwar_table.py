@@ -241,10 +241,11 @@ async def test_closing_the_table_aborts_the_game_and_tells_everyone(
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     await database_sync_to_async(services.table_close)(table_id=table.pk, reason="Rude names", by=admin_user)
-    for ws in sockets:
-        assert "Game aborted" in await receive_until(ws, "Game aborted")
+    told = [await receive_until(ws, "Game aborted") for ws in sockets]
     game = await database_sync_to_async(Game.objects.get)(table=table)
     assert game.status == Game.Status.ABORTED and "Rude names" in game.abort_reason
+    for html in told:  # of that game: a page back later keeps them (static/js/live.js)
+        assert "Game aborted" in html and f'data-game="{game.pk}"' in html
 
 
 async def test_a_flooding_player_is_closed_and_the_others_play_on(

@@ -93,6 +93,7 @@ def test_an_aborted_game_shows_why(client, table, host):
     panel = results_panel(page(client, table))
     assert "Game aborted" in panel
     assert "stakes returned" in panel
+    assert f'data-game="{game.pk}"' in panel  # as pushed at the abort: the page keeps its own
 
 
 def test_no_results_before_the_first_game_or_while_one_runs(client, table, host):
