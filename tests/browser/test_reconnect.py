@@ -71,14 +71,21 @@ def started(browser, base, url, kind):
     """The host and the opponent on desktops, a spectator on a phone, the game running."""
     p1, p2 = (page_of(browser, base, name, DESKTOP) for name in ("hostess", "opponent"))
     watcher = page_of(browser, base, "outsider", PHONE)
-    for page in (p1, p2, watcher):
+    playing((p1, p2, watcher), url, kind)
+    return p1, p2, watcher
+
+
+def playing(pages, url, kind) -> tuple[str, int]:
+    """The pages open the table, the host's (the first) starts the game, and every page
+    shows it running; what shows it, and how many of it."""
+    for page in pages:
         page.goto(url)
-    p1.get_by_role("button", name="Start the game").click()
+    pages[0].get_by_role("button", name="Start the game").click()
     (shows, count), _ = RUNNING[kind]
-    for page in (p1, p2, watcher):
+    for page in pages:
         expect(page.locator(shows)).to_have_count(count)
         expect(page.locator(COUNTDOWNS)).to_have_count(0)
-    return p1, p2, watcher
+    return shows, count
 
 
 def seconds_shown(page) -> int:
@@ -163,13 +170,7 @@ def test_a_page_away_while_its_game_ends_shows_the_results_when_its_socket_comes
     p1 = page_of(browser, live_server_url, "hostess", DESKTOP)
     p2 = page_of(browser, live_server_url, "opponent", size)
     p2.route_web_socket(re.compile(r"/ws/table/"), through)
-    for page in (p1, p2):
-        page.goto(table_url)
-    p1.get_by_role("button", name="Start the game").click()
-    (shows, count), _ = RUNNING[kind]
-    for page in (p1, p2):
-        expect(page.locator(shows)).to_have_count(count)
-        expect(page.locator(COUNTDOWNS)).to_have_count(0)
+    shows, count = playing((p1, p2), table_url, kind)
 
     deaf["now"] = True  # the opponent's page hears nothing more ...
     p1.once("dialog", lambda dialog: dialog.accept())
@@ -251,13 +252,7 @@ def test_a_page_that_shows_the_results_keeps_them_when_its_socket_comes_back_or_
     p1 = page_of(browser, live_server_url, "hostess", size)
     p2 = page_of(browser, live_server_url, "opponent", DESKTOP)
     socket = HeldSocket(p1)
-    for page in (p1, p2):
-        page.goto(table_url)
-    p1.get_by_role("button", name="Start the game").click()
-    (shows, count), _ = RUNNING[kind]
-    for page in (p1, p2):
-        expect(page.locator(shows)).to_have_count(count)
-        expect(page.locator(COUNTDOWNS)).to_have_count(0)
+    shows, count = playing((p1, p2), table_url, kind)
     p2.once("dialog", lambda dialog: dialog.accept())
     p2.get_by_role("button", name="Leave the game").click()
     expect(p1.locator("#results-title")).to_have_text("Results")
