@@ -112,7 +112,11 @@
   let seenResults = null;
   function results() {
     const panel = document.getElementById("results");
-    if (!panel || !panel.querySelector("#results-title")) return;
+    if (!panel || !panel.querySelector("#results-title")) {
+      // The results gone (the next game runs): a reload puts the page's scroll back again.
+      if (history.scrollRestoration === "manual") history.scrollRestoration = "auto";
+      return;
+    }
     nextAction();
     if (panel === seenResults) return;
     seenResults = panel;

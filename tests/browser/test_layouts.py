@@ -422,6 +422,9 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
         for page in pages:
             expect(page.locator("#table-status")).to_contain_text("A game is being played.")
             expect(page.locator("#results-title")).to_have_count(0)
+        # The page reloaded with the results placed them itself; playing again, a reload
+        # puts its scroll back as any page's.
+        assert host_page.evaluate("history.scrollRestoration") == "auto", kind
         for page in pages:
             page.context.close()
     assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)
