@@ -483,7 +483,9 @@ class LiveTable:
         log.warning(
             "game aborted table=%s game=%s kind=%s reason=%r", self.table_id, self.game_id, self.kind, reason
         )
-        await self.publish_rendered(lambda: type(self.live).render_aborted(reason, game_id=self.game_id) + self.away_gone())
+        await self.publish_rendered(
+            lambda: type(self.live).render_aborted(reason, game_id=self.game_id) + self.away_gone()
+        )
 
     def away_gone(self) -> str:
         """The game is over: nobody is waited for any more (nothing if nobody was)."""

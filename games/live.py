@@ -329,7 +329,8 @@ class LiveGameBase:
                 "chips": sum(p.chips_delta for p in parts),
             })
         context = {
-            "rows": rows, "game": game_row, "game_id": getattr(game_row, "pk", None), "termination": termination(outcome.termination), "oob": oob,
+            "rows": rows, "game": game_row, "game_id": getattr(game_row, "pk", None),
+            "termination": termination(outcome.termination), "oob": oob,
             "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
         }
         html = render_to_string(self.TEMPLATE + "#results", context)
@@ -339,7 +340,8 @@ class LiveGameBase:
 
     @classmethod
     def render_aborted(cls, reason: str, *, game_id: int | None = None, oob: bool = True) -> str:
-        html = render_to_string(cls.TEMPLATE + "#results", {"aborted": reason, "game_id": game_id, "oob": oob})
+        context = {"aborted": reason, "game_id": game_id, "oob": oob}
+        html = render_to_string(cls.TEMPLATE + "#results", context)
         return html + cls._clock_over() if oob else html
 
     @classmethod

@@ -369,7 +369,8 @@ def expect_the_end_offers_rematch(page) -> None:
 def end_problems(page, width: int, what: str) -> list[str]:
     """What is wrong with the end of a game on screen: its results or Rematch out of view,
     or the page's layout."""
-    found = [f"{what}: {why}" for why in (in_view(page, "#results-title"), in_view(page, "[data-rematch]")) if why]
+    whys = (in_view(page, "#results-title"), in_view(page, "[data-rematch]"))
+    found = [f"{what}: {why}" for why in whys if why]
     return found + layout_problems(page, width, what, "#results")
 
 

@@ -238,7 +238,9 @@ class HeldSocket:
             if len(self.routes) >= connections and self.heard[connections - 1]:
                 return
             page.wait_for_timeout(50)
-        raise AssertionError(f"the page's socket did not connect a {connections}th time and hear from the server")
+        raise AssertionError(
+            f"the page's socket did not connect a {connections}th time and hear from the server"
+        )
 
 
 @pytest.mark.parametrize(("kind", "size"), [("tetriwar", DESKTOP), ("viertris", PHONE)],
