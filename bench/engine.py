@@ -26,7 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.tetriwar.bot import Bot  # noqa: E402
-from games.tetriwar.engine import Game, Options  # noqa: E402
+from games.tetriwar.engine import Game, Options, logged_ms  # noqa: E402
 from games.tetriwar.intents import intent  # noqa: E402
 
 SEATS = [1, 2, 3, 4]
@@ -54,8 +54,10 @@ def record(intents: int, seed: int) -> tuple[list[Game], float]:
 
 
 def replay(games: list[Game]) -> tuple[float, int, bool]:
-    """Apply every game's log to a fresh game; returns (seconds, events, all states equal)."""
-    plans = [[(t, seat, intent(text)) for t, seat, text in game.log] for game in games]
+    """Apply every game's log to a fresh game; returns (seconds, events, all states equal).
+    The log keeps its times as doubles (``InputLog``); they are turned back into the
+    engine's whole milliseconds, as ``Game.replay`` does, before the clock starts."""
+    plans = [[(logged_ms(t), seat, intent(text)) for t, seat, text in game.log] for game in games]
     same, events = True, 0
     seconds = 0.0
     for game, plan in zip(games, plans, strict=True):
