@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+# What the run cost: each test directory's time and the coverage, printed at its end.
+pytest_plugins = ["tests.report"]
+
 
 @pytest.fixture(autouse=True)
 def _site_language():

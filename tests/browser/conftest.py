@@ -4,10 +4,12 @@ driven by Playwright. They skip without Chromium, except under CI=true.
 Every page a browser test opens is watched: a console error or warning, an uncaught
 exception or a Content-Security-Policy violation fails the test (``page_problems``).
 The ``browser`` fixture is the only way tests reach Chromium, so every browser test
-is watched without asking for it."""
+is watched without asking for it. One Chromium serves the whole run (``chromium``);
+each test has contexts of its own, closed as it ends."""
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 from pathlib import Path
 
@@ -111,34 +113,110 @@ def page_problems() -> list[str]:
     return []
 
 
-@pytest.fixture
-def browser(page_problems):
+class Chromium:
+    """The one Chromium of a test run, started by the first browser test that asks.
+
+    Playwright's synchronous API drives it from an event loop of its own, which it marks
+    as the thread's running loop after every call (playwright's ``SyncBase._sync``). While
+    a test drives its pages that is as it should be; between tests it must not be, or the
+    next test's data fixtures would run "inside" that loop: Django refuses ORM calls there
+    (``SynchronousOnlyOperation``), asgiref's ``async_to_sync`` refuses to run, and
+    pytest-asyncio could not run a loop of its own. So the loop is marked running for a
+    test's ``browser`` alone (``lend``) and unmarked after it (``park``), with asyncio's
+    ``_set_running_loop`` (exported in ``asyncio.events.__all__``, and checked here as
+    STYLE.md asks: ``tests/browser/test_watch.py`` fails if it stops doing its job)."""
+
+    def __init__(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        self.manager = sync_playwright()
+        self.playwright = self.manager.start()
+        self.loop = asyncio.get_running_loop()  # Playwright's own, marked running by its start
+        self.browser = self.launch()
+        self.park()
+
+    def launch(self):
+        return self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+    def lend(self):
+        """The browser, for a test to drive; started again if it is gone (a crash)."""
+        asyncio.events._set_running_loop(self.loop)
+        if not self.browser.is_connected():
+            self.browser = self.launch()
+        return self.browser
+
+    def park(self) -> None:
+        asyncio.events._set_running_loop(None)
+        if asyncio.events._get_running_loop() is not None:
+            raise RuntimeError("asyncio no longer lets the tests unmark Playwright's loop between tests")
+
+    def stop(self) -> None:
+        asyncio.events._set_running_loop(self.loop)
+        try:
+            self.browser.close()
+        finally:
+            self.manager.__exit__(None, None, None)
+            asyncio.events._set_running_loop(None)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium for the run: launching one costs a second or two, a context a tenth."""
     need_chromium()
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import expect, sync_playwright
+    shared = Chromium()
+    yield shared
+    shared.stop()
 
-    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        # Every context a test opens is watched; tests open pages through contexts.
-        new_context = chromium.new_context
 
-        def watched_context(**kwargs):
-            context = new_context(**kwargs)
-            watch(context, page_problems)
-            return context
+class WatchedBrowser:
+    """What a test sees of the shared Chromium: every context it opens is watched and
+    closed when the test ends; the rest is the browser's own."""
 
-        chromium.new_context = watched_context
-        chromium.new_page = lambda **kwargs: watched_context(**kwargs).new_page()
-        yield chromium
-        for context in chromium.contexts:
+    def __init__(self, browser, problems: list[str]) -> None:
+        self._browser = browser
+        self._problems = problems
+        self.contexts: list = []
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        watch(context, self._problems)
+        self.contexts.append(context)
+        return context
+
+    def new_page(self, **kwargs):
+        return self.new_context(**kwargs).new_page()
+
+    def close(self) -> None:
+        from playwright.sync_api import Error as PlaywrightError
+
+        for context in self.contexts:
             for page in context.pages:
                 try:
                     violations = page.evaluate("window.__cspViolations || []")  # also lets late events in
                 except PlaywrightError:
                     continue  # the page is navigating or gone; its console was heard all along
-                page_problems.extend(f"CSP violation on {page.url}: {v}" for v in violations)
-        chromium.close()
+                self._problems.extend(f"CSP violation on {page.url}: {v}" for v in violations)
+        for context in self.contexts:
+            try:
+                context.close()
+            except PlaywrightError:
+                pass  # closed already (the browser was restarted under it)
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
+@pytest.fixture
+def browser(chromium, page_problems):
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+    watched = WatchedBrowser(chromium.lend(), page_problems)
+    try:
+        yield watched
+        watched.close()
+    finally:
+        chromium.park()
     assert not page_problems, "the pages reported problems:\n" + "\n".join(dict.fromkeys(page_problems))
 
 
