@@ -8,7 +8,7 @@ proxies goes: the rightmost address that is not a trusted proxy is the client.
 
 Daphne's own ``--proxy-headers`` rewrites the peer from that header for every
 connection, trusted or not; use it only when Daphne listens on an address that
-nothing but the proxy can reach (the README shows both set-ups).
+nothing but the proxy can reach (docs/operations.md shows both set-ups).
 """
 
 from __future__ import annotations

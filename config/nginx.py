@@ -1,5 +1,5 @@
 """The nginx site in front of several Daphne processes: the one place its text is
-written. The README shows it, the tests serve it with Debian's nginx
+written. docs/operations.md shows it, the tests serve it with Debian's nginx
 (tests/services/test_nginx_scale_out.py) and ``bench/live.py --proxy nginx``
 measures through it, so what an operator copies is what was tested.
 

@@ -180,7 +180,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby:index"
 LOGOUT_REDIRECT_URL = "home"
 
-# The site in four languages (README, "Languages"). Names in their own language:
+# The site in four languages (docs/features.md, "Languages"). Names in their own language:
 # the menu is read by people who may not read the current one.
 LANGUAGE_CODE = "en"
 LANGUAGES = [

@@ -5,7 +5,7 @@ A table is hosted by exactly one process: the owner of its shard (games/shards.p
 Embedded, that is this process for every shard. In scale-out, a Daphne process hosts
 the shards named in ``HOSTED_SHARDS`` (and a ``runworker`` process those it listens
 to), and a proxy routes each table's sockets to the process that hosts it
-(README: several processes). Then everything hot stays in one process:
+(docs/operations.md: several processes). Then everything hot stays in one process:
 
     socket ── Intent ──▶ hub.send ──▶ GameHost.accept           (no serialising)
     GameHost ── fragment ──▶ hub.publish ──▶ each local socket  (no queue, no wake-up)

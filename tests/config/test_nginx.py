@@ -1,4 +1,4 @@
-"""The nginx site config/nginx.py writes: the README shows it as written, and its map
+"""The nginx site config/nginx.py writes: docs/operations.md shows it as written, and its map
 sends every table's socket to the process hosting the table. Served by a real nginx
 in tests/services/test_nginx_scale_out.py."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from config import nginx
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 
 
 def routes_of(text: str) -> list[tuple[re.Pattern, str]]:
@@ -33,7 +33,7 @@ def routed_to(routes: list[tuple[re.Pattern, str]], uri: str) -> str:
 
 def test_the_readme_shows_the_site_as_config_nginx_writes_it():
     written = nginx.site(["127.0.0.1:8001", "127.0.0.1:8002"], 2)
-    assert f"```nginx\n{written}```" in README.read_text()
+    assert f"```nginx\n{written}```" in OPERATIONS.read_text()
 
 
 @pytest.mark.parametrize(("shards", "processes"), [(2, 2), (4, 2), (6, 2), (5, 2), (25, 2), (10, 3), (100, 3), (1, 2)])

@@ -1,5 +1,5 @@
 """Scale-out as operators run it: Debian's nginx, serving the site config/nginx.py
-writes (the README's), in front of two Daphne processes each hosting one of two
+writes (docs/operations.md's), in front of two Daphne processes each hosting one of two
 shards, on PostgreSQL and Redis. Every request and socket of these tests goes through
 nginx: a table's sockets reach the process hosting the table, a game is played and
 saved once, the lobby's page and its static files come from either process, and the
@@ -39,7 +39,7 @@ def cluster(tmp_path_factory):
     need(binary() is not None, "nginx is not installed at /usr/sbin/nginx (apt-get install -y nginx)")
     tmp = tmp_path_factory.mktemp("nginx")
     # The Daphnes believe nginx's X-Forwarded-For (it connects from 127.0.0.1), as the
-    # README's "Behind a proxy" asks.
+    # docs/operations.md's "Behind a proxy" asks.
     with running_cluster(tmp, GAME_HOST_SHARDS="2", TRUSTED_PROXIES="127.0.0.1") as cluster:
         cluster.daphne("s0", HOSTED_SHARDS="0")
         cluster.daphne("s1", HOSTED_SHARDS="1")
