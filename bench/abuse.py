@@ -131,33 +131,31 @@ import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import resource  # noqa: E402
-import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 import sqlite3  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 
 from bench import machine  # noqa: E402
-from bench.live import (  # noqa: E402
-    ACK_TIMEOUT,
-    ERROR_CODE,
-    HEAD,
-    OPTIONS,
-    Room,
+from bench.client import connect, get_request, read_response, start_table  # noqa: E402
+from bench.live import ACK_TIMEOUT, ERROR_CODE, HEAD, OPTIONS, Room, loop_lag, make_tables  # noqa: E402
+from bench.report import (  # noqa: E402
+    cpu_split_figures,
+    disturbed_figure,
+    figure,
+    figure_lines,
+    machine_figures,
+    percentile,
+)
+from bench.server import (  # noqa: E402
     Servers,
     cpu_of,
     die_with_parent,
     django_setup,
     free_port,
     login,
-    loop_lag,
-    make_tables,
-    percentile,
     rss_mb,
     server_env,
-    start_table,
-    wait_for_port,
     warm_up,
 )
 
@@ -255,15 +253,10 @@ class Attack:
         tally.sockets += 1
         if record is not None:
             record["sockets"] += 1
-        headers = {"Origin": self.origin}
-        if cookie:
-            headers["Cookie"] = cookie
         try:
             url = self.table_url(table) if isinstance(table, int) else f"ws://127.0.0.1:{self.port}{table}"
-            ws = await websockets.connect(
-                url, additional_headers=headers, max_size=None, open_timeout=10,
-                close_timeout=1, proxy=None, local_addr=(address or self.address, 0),
-            )
+            ws = await connect(url, address=address or self.address, cookie=cookie, origin=self.origin,
+                               open_timeout=10, close_timeout=1)
         except websockets.exceptions.InvalidStatus as err:
             tally.closed += 1
             tally.refused[str(err.response.status_code)] += 1
@@ -496,8 +489,6 @@ async def unread_spectator(attack: Attack, outcome: dict) -> None:
 async def pages(attack: Attack) -> dict:
     """300 clients at once, each GETting the lobby or a table page on a new connection,
     again and again."""
-    from bench.pages import read_response
-
     tables = attack.config["tables"]
     tally = attack.tally
     statuses: collections.Counter[str] = collections.Counter()
@@ -507,9 +498,8 @@ async def pages(attack: Attack) -> dict:
         n = 0
         while attack.running():
             n += 1
-            path = "/lobby/" if (i + n) % 2 else f"/lobby/table/{tables[(i + n) % len(tables)]}/"
-            request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{attack.port}\r\nUser-Agent: tetriwar-abuse\r\n"
-                       "Accept: text/html\r\nConnection: close\r\n\r\n").encode()
+            path = b"/lobby/" if (i + n) % 2 else b"/lobby/table/%d/" % tables[(i + n) % len(tables)]
+            request = get_request(path, attack.port, b"tetriwar-abuse", close=True)
             writer = None
             started = time.perf_counter()
             tally.sockets += 1
@@ -1069,37 +1059,37 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
     quiet_timeouts = stats.timeouts_between(*quiet["window"])
     quiet_p99 = percentile(quiet_values, 0.99)
     quiet_p99_all = p99_all_of(quiet["window"])
-    print(f"honest_tables: {len(stats.bots) // 4}")
-    print(f"honest_sockets_connected: {stats.connected}")
-    print(f"honest_games_started: {stats.games_started}")
+    figure("honest_tables", len(stats.bots) // 4)
+    figure("honest_sockets_connected", stats.connected)
+    figure("honest_games_started", stats.games_started)
     if stats.start_errors:
-        print(f"honest_start_errors: {len(stats.start_errors)} ({stats.start_errors[0]})")
-    print(f"honest_sockets_dropped: {len(stats.dropped)}" + (f" ({stats.dropped[0]})" if stats.dropped else ""))
-    print(f"honest_error_replies: {stats.errors.total()}"
-          + (" (" + " ".join(f"{c}×{n}" for c, n in sorted(stats.errors.items())) + ")" if stats.errors else ""))
+        figure("honest_start_errors", f"{len(stats.start_errors)} ({stats.start_errors[0]})")
+    figure("honest_sockets_dropped", f"{len(stats.dropped)}" + (f" ({stats.dropped[0]})" if stats.dropped else ""))
+    errors = " ".join(f"{c}×{n}" for c, n in sorted(stats.errors.items()))
+    figure("honest_error_replies", f"{stats.errors.total()}" + (f" ({errors})" if errors else ""))
     if stats.loop_lags:
-        print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
-    print(f"server_rss_mb_start: {rss_start:.1f}")
-    print(f"quiet_intents: {len(quiet_values)}")
-    print(f"quiet_p50_ms: {percentile(quiet_values, 0.50):.2f}")
-    print(f"quiet_timeouts: {quiet_timeouts}")
-    print(f"quiet_p99_with_timeouts_ms: {quiet_p99_all:.2f}")
-    print(f"honest_intents_without_effect: {stats.without_effect}")
-    print(f"quiet_rss_growth_mb: {quiet['rss_growth_mb']:.1f}")
-    print(f"quiet_threads: {quiet['threads_after']}")
-    print(f"quiet_db_connections: {quiet['db_connections_after']}")
-    print(f"quiet_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*quiet['window']), 0.99):.2f}")
-    print(f"quiet_others_cpu_s: {quiet['machine'].others_cpu_s:.2f}")
-    print(f"quiet_steal_s: {quiet['machine'].steal_s:.2f}")
-    print(f"quiet_server_cpu_s: {quiet['server_cpu_s']:.1f}")
-    print(f"quiet_p99_ms: {quiet_p99:.2f}")
+        figure("client_loop_lag_p99_ms", percentile(stats.loop_lags, 0.99), ".2f")
+    figure("server_rss_mb_start", rss_start, ".1f")
+    figure("quiet_intents", len(quiet_values))
+    figure("quiet_p50_ms", percentile(quiet_values, 0.50), ".2f")
+    figure("quiet_timeouts", quiet_timeouts)
+    figure("quiet_p99_with_timeouts_ms", quiet_p99_all, ".2f")
+    figure("honest_intents_without_effect", stats.without_effect)
+    figure("quiet_rss_growth_mb", quiet["rss_growth_mb"], ".1f")
+    figure("quiet_threads", quiet["threads_after"])
+    figure("quiet_db_connections", quiet["db_connections_after"])
+    figure("quiet_spectator_p99_ms", percentile(stats.spectator_latencies.between(*quiet["window"]), 0.99), ".2f")
+    figure("quiet_others_cpu_s", quiet["machine"].others_cpu_s, ".2f")
+    figure("quiet_steal_s", quiet["machine"].steal_s, ".2f")
+    figure("quiet_server_cpu_s", quiet["server_cpu_s"], ".1f")
+    figure("quiet_p99_ms", quiet_p99, ".2f")
     # The ratios compare windows: any of them disturbed, and they do not hold.
     disturbed = ["quiet"] if quiet["machine"].disturbed else []
     worst, worst_name = float("nan"), ""
     for name in attacks:
         result = results.get(name)
         if result is None:
-            print(f"{name}: not run (the server had exited)")
+            figure(name, "not run (the server had exited)")
             continue
         values = latencies(result["window"])
         timeouts = stats.timeouts_between(*result["window"])
@@ -1112,64 +1102,60 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         if ratio == ratio and not ratio <= worst:
             worst, worst_name = ratio, name
         if "error" in result:
-            print(f"{name}_error: {result['error']}")
+            figure(f"{name}_error", result["error"])
         if result.get("rss_capped"):
-            print(f"{name}_stopped: the server passed {RSS_CAP_MB:.0f} MB")
+            figure(f"{name}_stopped", f"the server passed {RSS_CAP_MB:.0f} MB")
         if not result["server_alive"]:
-            print(f"{name}_server_exited: yes")
-        print(f"{name}_honest_intents: {len(values)}")
+            figure(f"{name}_server_exited", "yes")
+        figure(f"{name}_honest_intents", len(values))
         share = 100 * timeouts / (timeouts + len(values)) if timeouts + len(values) else float("nan")
-        print(f"{name}_timeouts: {timeouts} ({share:.1f} % of the honest intents sent during the attack)")
+        figure(f"{name}_timeouts", f"{timeouts} ({share:.1f} % of the honest intents sent during the attack)")
         start, end = result["window"]
-        print(f"{name}_honest_sockets_dropped: {sum(start <= t < end + SETTLE for t in stats.dropped_at)}")
-        print(f"{name}_p99_with_timeouts_ms: {p99_all:.2f}")
-        for line in attack_lines(name, result):
-            print(line)
-        print(f"{name}_rss_peak_mb: {result['rss_peak_mb']:.1f}")
-        print(f"{name}_server_cpu_s: {result['server_cpu_s']:.1f}")
-        print(f"{name}_quiet_server_cpu_s: {before['server_cpu_s']:.1f}")
-        print(f"{name}_attacker_cpu_s: {result.get('cpu_s', float('nan')):.1f}")
+        figure(f"{name}_honest_sockets_dropped", sum(start <= t < end + SETTLE for t in stats.dropped_at))
+        figure(f"{name}_p99_with_timeouts_ms", p99_all, ".2f")
+        figure_lines(attack_lines(name, result))
+        figure(f"{name}_rss_peak_mb", result["rss_peak_mb"], ".1f")
+        figure(f"{name}_server_cpu_s", result["server_cpu_s"], ".1f")
+        figure(f"{name}_quiet_server_cpu_s", before["server_cpu_s"], ".1f")
+        figure(f"{name}_attacker_cpu_s", result.get("cpu_s", float("nan")), ".1f")
         if result.get("machine") is not None:
-            print(f"{name}_others_cpu_s: {result['machine'].others_cpu_s:.2f}")
-            print(f"{name}_steal_s: {result['machine'].steal_s:.2f}")
+            figure(f"{name}_others_cpu_s", result["machine"].others_cpu_s, ".2f")
+            figure(f"{name}_steal_s", result["machine"].steal_s, ".2f")
             if result["machine"].disturbed:
                 disturbed.append(name)
         if before is not quiet:
-            print(f"{name}_quiet_others_cpu_s: {before['machine'].others_cpu_s:.2f}")
-            print(f"{name}_quiet_steal_s: {before['machine'].steal_s:.2f}")
+            figure(f"{name}_quiet_others_cpu_s", before["machine"].others_cpu_s, ".2f")
+            figure(f"{name}_quiet_steal_s", before["machine"].steal_s, ".2f")
             if before["machine"].disturbed:
                 disturbed.append(f"{name}_quiet")
-        print(f"{name}_spectator_p99_ms: {percentile(stats.spectator_latencies.between(*result['window']), 0.99):.2f}")
+        spectators = stats.spectator_latencies.between(*result["window"])
+        figure(f"{name}_spectator_p99_ms", percentile(spectators, 0.99), ".2f")
         # Without the attack's first seconds, when its sockets connect all at once: tells a
         # storm of handshakes (what churn and pages are) from what the attack's frames cost.
         settled = latencies((start + SETTLED_AFTER, end))
-        print(f"{name}_settled_p99_ms: {percentile(settled, 0.99):.2f} (after its first {SETTLED_AFTER:.0f} s)")
-        print(f"{name}_quiet_p99_with_timeouts_ms: {before_p99_all:.2f}")
-        print(f"{name}_p99_ms: {p99:.2f}")
-        print(f"{name}_p99_ratio: {ratio:.2f}")
-        print(f"{name}_rss_growth_mb: {result['rss_growth_mb']:.1f}")
-        print(f"{name}_threads_after: {result['threads_after']}")
-        print(f"{name}_db_connections_after: {result['db_connections_after']}")
-        print(f"{name}_attackers_closed: {closed_line(result)}")
-        print(f"{name}_tracebacks: {result['tracebacks']}")
+        figure(f"{name}_settled_p99_ms",
+               f"{percentile(settled, 0.99):.2f} (after its first {SETTLED_AFTER:.0f} s)")
+        figure(f"{name}_quiet_p99_with_timeouts_ms", before_p99_all, ".2f")
+        figure(f"{name}_p99_ms", p99, ".2f")
+        figure(f"{name}_p99_ratio", ratio, ".2f")
+        figure(f"{name}_rss_growth_mb", result["rss_growth_mb"], ".1f")
+        figure(f"{name}_threads_after", result["threads_after"])
+        figure(f"{name}_db_connections_after", result["db_connections_after"])
+        figure(f"{name}_attackers_closed", closed_line(result))
+        figure(f"{name}_tracebacks", result["tracebacks"])
     overall = quiet["machine_overall"]  # from the quiet window's start to the last attack's settling
-    for line in cpus.lines():
-        print(line)
+    cpu_split_figures(cpus)
     server_cpu_s = overall.cpu_of([server_pid])
-    print(f"server_cpu_s: {server_cpu_s:.2f}")
-    print(f"client_cpu_s: {overall.ours_cpu_s - server_cpu_s:.2f} (the honest client and the attackers)")
-    print(f"others_cpu_s: {overall.others_cpu_s:.2f}")
-    print(f"others_top: {overall.others_top()}")
-    print(f"steal_s: {overall.steal_s:.2f}")
-    print(f"kernel_cpu_s: {overall.kernel_cpu_s:.2f}")
-    print(f"load_avg_1m: {overall.load_avg_1m:.2f}")
+    figure("server_cpu_s", server_cpu_s, ".2f")
+    figure("client_cpu_s", f"{overall.ours_cpu_s - server_cpu_s:.2f} (the honest client and the attackers)")
+    machine_figures(overall)
     if overall.disturbed and not disturbed:
         disturbed.append("overall")
-    print(f"disturbed_windows: {','.join(disturbed) or 'none'}")
-    print(f"tracebacks_total: {quiet['tracebacks_total']}")
-    print(f"worst_attack: {worst_name or 'none'}")
-    print(f"worst_p99_ratio: {worst:.2f}")
-    print(f"disturbed: {'yes' if disturbed else 'no'}")  # last: whether the figures above hold
+    figure("disturbed_windows", ",".join(disturbed) or "none")
+    figure("tracebacks_total", quiet["tracebacks_total"])
+    figure("worst_attack", worst_name or "none")
+    figure("worst_p99_ratio", worst, ".2f")
+    disturbed_figure(bool(disturbed))  # last: whether the figures above hold
 
 
 def attack_lines(name: str, result: dict) -> list[str]:
@@ -1257,30 +1243,20 @@ def main() -> None:
     # The honest client and (inherited) every attack process on the client CPUs; the
     # server takes the server CPUs as it starts (Servers).
     machine.pin(os.getpid(), cpus.client)
-    tmp = tempfile.mkdtemp(prefix="tetriwar-abuse-")
-    servers = Servers(tmp, cpus.server)
-    try:
-        env = server_env(tmp)
+    with Servers.scratch("tetriwar-abuse-", cpus.server, keep=args.keep) as servers:
+        env = server_env(servers.tmp)
         django_setup(env)
         setups = make_tables(args.tables)
         attack_tables = {name: make_attack_table(f"attacker_{name}") for name in ("multisocket", "seq")}
         attack_tables["chat"] = make_chat_writers()
         port = free_port()
         servers.daphne("daphne1", port, env)
-        wait_for_port(port, servers)
+        servers.wait_for_port(port)
         warm_up(f"http://127.0.0.1:{port}")
         server = Server(servers, env["SQLITE_NAME"])
         rss_start = server.rss()
-        stats, quiet, results = asyncio.run(run(args, port, server, setups, attack_tables, tmp, machine.Machine()))
-    except BaseException:
-        servers.dump_logs()
-        raise
-    finally:
-        servers.stop()
-        if args.keep:
-            print(f"kept: {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        stats, quiet, results = asyncio.run(
+            run(args, port, server, setups, attack_tables, servers.tmp, machine.Machine()))
     report(stats, quiet, results, args.attacks, rss_start, cpus, server.pid)
 
 

@@ -27,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.report import figure  # noqa: E402
 from games.tetriwar.ai import LEVELS, TetriWarAI  # noqa: E402
 from games.tetriwar.engine import Game, Options  # noqa: E402
 
@@ -75,13 +76,13 @@ def main() -> None:
         result = play(seed, args.cap, args.level)
         results.append(result)
         for name in ("lines_before_top_out", "eliminations", "pieces", "clock_ran_out", "game_seconds"):
-            print(f"seed_{seed}_{name}: {result[name]}")
-        print(f"seed_{seed}_decision_ms: {result['decision_ms']:.2f}")
+            figure(f"seed_{seed}_{name}", result[name])
+        figure(f"seed_{seed}_decision_ms", result["decision_ms"], ".2f")
     pieces = sum(r["pieces"] for r in results)
-    print(f"level: {args.level}")
-    print(f"eliminations: {sum(r['eliminations'] for r in results)}")
-    print(f"decision_ms_mean: {sum(r['decision_ms'] * r['pieces'] for r in results) / max(pieces, 1):.2f}")
-    print(f"bot_mean_lines: {sum(r['lines_before_top_out'] for r in results) / len(results):g}")
+    figure("level", args.level)
+    figure("eliminations", sum(r["eliminations"] for r in results))
+    figure("decision_ms_mean", sum(r["decision_ms"] * r["pieces"] for r in results) / max(pieces, 1), ".2f")
+    figure("bot_mean_lines", sum(r["lines_before_top_out"] for r in results) / len(results), "g")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import machine  # noqa: E402
+from bench.report import cpu_split_figures, disturbed_figure, figure, figures_of  # noqa: E402
 
 MODES = {"embedded": [], "scale-out": ["--scale-out", "--proxy", "nginx"]}
 
@@ -47,12 +48,7 @@ def run_point(mode: str, tables: int, seconds: float, cpus: machine.Split) -> di
         sys.stderr.write(out.stderr[-4000:])
         last = (out.stderr.strip().splitlines() or ["?"])[-1]
         return {"failed": f"exit {out.returncode} ({last[:120]})"}
-    values: dict[str, str] = {}
-    for line in out.stdout.splitlines():
-        name, sep, value = line.partition(": ")
-        if sep:
-            values[name] = value
-    return values
+    return figures_of(out.stdout)
 
 
 def number(values: dict[str, str], name: str) -> float:
@@ -76,8 +72,7 @@ def main() -> None:
     for mode in modes:
         if mode not in MODES:
             parser.error(f"unknown mode {mode!r}: embedded or scale-out")
-    for line in cpus.lines():
-        print(line)
+    cpu_split_figures(cpus)
     disturbed = False
     held: dict[str, int] = {}
     for mode in modes:
@@ -91,28 +86,28 @@ def main() -> None:
                 cpu += number(values, "proxy_cpu_s")  # nginx runs on the server CPUs too
             prefix = f"{mode}_{tables}"
             if "failed" in values:
-                print(f"{prefix}_failed: {values['failed']}", flush=True)
+                figure(f"{prefix}_failed", values["failed"])
                 continue
             point_disturbed = values.get("disturbed", "yes") != "no"
             disturbed |= point_disturbed
-            print(f"{prefix}_p99_ms: {p99:.2f}")
-            print(f"{prefix}_spectator_p99_ms: {spectator:.2f}")
-            print(f"{prefix}_timeouts: {values.get('timeouts', 'nan')}")
-            print(f"{prefix}_timeouts_at_stop: {values.get('timeouts_at_stop', 'nan')}")
-            print(f"{prefix}_server_cores: {cpu / window if window else float('nan'):.2f}")
-            print(f"{prefix}_server_cpu_s_per_table_minute: {values.get('server_cpu_s_per_table_minute', 'nan')}")
-            print(f"{prefix}_client_limited: {values.get('client_limited', 'nan')}")
-            print(f"{prefix}_disturbed: {'yes' if point_disturbed else 'no'}", flush=True)
+            figure(f"{prefix}_p99_ms", p99, ".2f")
+            figure(f"{prefix}_spectator_p99_ms", spectator, ".2f")
+            figure(f"{prefix}_timeouts", values.get("timeouts", "nan"))
+            figure(f"{prefix}_timeouts_at_stop", values.get("timeouts_at_stop", "nan"))
+            figure(f"{prefix}_server_cores", cpu / window if window else float("nan"), ".2f")
+            figure(f"{prefix}_server_cpu_s_per_table_minute", values.get("server_cpu_s_per_table_minute", "nan"))
+            figure(f"{prefix}_client_limited", values.get("client_limited", "nan"))
+            figure(f"{prefix}_disturbed", "yes" if point_disturbed else "no")
             if max(p99, spectator) < args.limit_ms and timeouts == 0:
                 held[mode] = max(held[mode], tables)
     limit = f"{args.limit_ms:g}"
     for mode in modes:
-        print(f"{mode}_tables_under_{limit}ms: {held[mode]}")
+        figure(f"{mode}_tables_under_{limit}ms", held[mode])
         if mode == "embedded":
-            print(f"embedded_tables_per_core: {held[mode] / len(cpus.server):.0f}")
+            figure("embedded_tables_per_core", held[mode] / len(cpus.server), ".0f")
         else:
-            print(f"scale-out_tables_per_process: {held[mode] / 2:.0f}")
-    print(f"disturbed: {'yes' if disturbed else 'no'}")
+            figure("scale-out_tables_per_process", held[mode] / 2, ".0f")
+    disturbed_figure(disturbed)
 
 
 if __name__ == "__main__":

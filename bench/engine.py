@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.report import figures  # noqa: E402
 from games.tetriwar.bot import Bot  # noqa: E402
 from games.tetriwar.engine import Game, Options, logged_ms  # noqa: E402
 from games.tetriwar.intents import intent  # noqa: E402
@@ -81,7 +82,7 @@ def main() -> None:
     seconds, events, same = replay(games)
     players = [p for game in games for p in game.players.values()]
     logged = sum(len(game.log) for game in games)
-    for name, value in {
+    figures({
         "intents": logged,
         "games": len(games),
         "game_seconds": round(games[-1].now / 1000, 1),
@@ -94,8 +95,7 @@ def main() -> None:
         "record_intents_per_s": int(logged / record_seconds),
         "seconds": round(seconds, 3),
         "intents_per_s": int(logged / seconds),
-    }.items():
-        print(f"{name}: {value}")
+    })
 
 
 if __name__ == "__main__":

@@ -46,34 +46,17 @@ import asyncio  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from bench import machine  # noqa: E402
-from bench.live import (  # noqa: E402
-    Script,
-    cpu_seconds,
-    die_with_parent,
-    free_port,
-    key_frames,
-    percentile,
-    rss_mb,
-    server_env,
-    source_address,
-)
+from bench import machine, report  # noqa: E402
+from bench.client import connect, source_address  # noqa: E402
+from bench.live import Script, key_frames  # noqa: E402
+from bench.report import figure, percentile  # noqa: E402
+from bench.server import Servers, cpu_seconds, free_port, rss_mb, server_env  # noqa: E402
 
 ACK = re.compile(r"^<!--v\d+ a(\d+):(\d+)")
-
-
-def connect(url: str, address: str):
-    import websockets
-
-    # from the table's own address, as bench/live.py connects (no proxy: loopback only)
-    return websockets.connect(url, max_size=None, compression=None, proxy=None, local_addr=(address, 0))
 
 
 class Window:
@@ -99,7 +82,8 @@ class Window:
 
 async def player(url: str, address: str, seat: int, rate: float, window: Window, rng: random.Random, lat: list,
                  counts: dict):
-    async with connect(url, address) as ws:
+    # from the table's own address, as bench/live.py connects
+    async with connect(url, address=address, compression=None) as ws:
         sent: dict[int, float] = {}
         seq = 0
 
@@ -136,7 +120,7 @@ async def player(url: str, address: str, seat: int, rate: float, window: Window,
 
 
 async def spectator(url: str, address: str, window: Window, counts: dict) -> None:
-    async with connect(url, address) as ws:
+    async with connect(url, address=address, compression=None) as ws:
         await window.connected()
         while time.monotonic() < window.until:
             try:
@@ -188,27 +172,13 @@ def main() -> None:
     machine.pin(os.getpid(), cpus.client)  # the load generator; the server takes its CPUs as it starts
 
     port = free_port()
-    # The site's transport (config/transport.py) reads its limits from the site's
-    # settings: the server gets the environment bench/live.py gives the site's.
-    tmp = tempfile.mkdtemp(prefix="tetriwar-bench-floor-")
-    env = dict(
-        server_env(tmp), FLOOR_BYTES=str(args.bytes), FLOOR_TICKS=str(args.ticks), PYTHONPATH=str(ROOT)
-    )
-    log = open(os.path.join(tmp, "server.log"), "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.floor_app:application"],
-        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        preexec_fn=machine.pin_at_exec(cpus.server, then=die_with_parent) if sys.platform.startswith("linux") else None,
-    )
-    try:
-        import socket
-
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    with Servers.scratch("tetriwar-bench-floor-", cpus.server) as servers:
+        # The site's transport (config/transport.py) reads its limits from the site's
+        # settings: the server gets the environment bench/live.py gives the site's.
+        env = server_env(servers.tmp, FLOOR_BYTES=str(args.bytes), FLOOR_TICKS=str(args.ticks),
+                         PYTHONPATH=str(ROOT))
+        server = servers.daphne("floor", port, env, "bench.floor_app:application")
+        servers.wait_for_port(port)
         rss0 = rss_mb([server.pid])
         sampler = machine.Machine()
         opened: dict = {}
@@ -223,40 +193,24 @@ def main() -> None:
         lat, counts = asyncio.run(drive(port, args.tables, args.seconds, args.rate, args.seed, on_open, on_close))
         window, cpu, reading = opened["window"], opened["cpu_s"], opened["reading"]
         rss = rss_mb([server.pid])
-    except BaseException:
-        log.flush()
-        with open(log.name, errors="replace") as f:
-            lines = [line for line in f if "WSCONNECT" not in line and "WSDISCONNECT" not in line]
-        sys.stderr.write("--- floor server log (last lines) ---\n" + "".join(lines)[-4000:])
-        raise
-    finally:
-        server.terminate()
-        server.wait(10)
-        log.close()
-        shutil.rmtree(tmp, ignore_errors=True)
-    print(f"frames_sent: {counts['sent']}")
-    print(f"frames_answered: {len(lat)}")
-    print(f"updates_seen_by_spectators: {counts['spectator_updates']}")
-    print(f"ticks: {args.ticks:g}")
-    print(f"bytes: {args.bytes}")
-    print(f"broadcasts_per_table_s: {counts['spectator_updates'] / (args.tables * window):.2f}")
-    print(f"sockets_dropped: {counts['dropped']}")
-    print(f"window_s: {window:.1f}")
-    for line in cpus.lines():
-        print(line)
-    print(f"server_cpu_s: {cpu:.2f}")
-    print(f"client_cpu_s: {reading.cpu_of([os.getpid()]):.2f}")
-    print(f"others_cpu_s: {reading.others_cpu_s:.2f}")
-    print(f"others_top: {reading.others_top()}")
-    print(f"steal_s: {reading.steal_s:.2f}")
-    print(f"kernel_cpu_s: {reading.kernel_cpu_s:.2f}")
-    print(f"load_avg_1m: {reading.load_avg_1m:.2f}")
-    print(f"server_rss_mb_per_table: {(rss - rss0) / args.tables:.2f}")
-    print(f"tables: {args.tables}")
-    print(f"p50_ms: {percentile(lat, 0.50):.2f}")
-    print(f"p99_ms: {percentile(lat, 0.99):.2f}")
-    print(f"server_cpu_s_per_table_minute: {cpu / args.tables / (window / 60):.3f}")
-    print(f"disturbed: {'yes' if reading.disturbed else 'no'}")  # last: whether the figures above hold
+    figure("frames_sent", counts["sent"])
+    figure("frames_answered", len(lat))
+    figure("updates_seen_by_spectators", counts["spectator_updates"])
+    figure("ticks", args.ticks, "g")
+    figure("bytes", args.bytes)
+    figure("broadcasts_per_table_s", counts["spectator_updates"] / (args.tables * window), ".2f")
+    figure("sockets_dropped", counts["dropped"])
+    figure("window_s", window, ".1f")
+    report.cpu_split_figures(cpus)
+    figure("server_cpu_s", cpu, ".2f")
+    figure("client_cpu_s", reading.cpu_of([os.getpid()]), ".2f")
+    report.machine_figures(reading)
+    figure("server_rss_mb_per_table", (rss - rss0) / args.tables, ".2f")
+    figure("tables", args.tables)
+    figure("p50_ms", percentile(lat, 0.50), ".2f")
+    figure("p99_ms", percentile(lat, 0.99), ".2f")
+    figure("server_cpu_s_per_table_minute", cpu / args.tables / (window / 60), ".3f")
+    report.disturbed_figure(reading.disturbed)  # last: whether the figures above hold
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """What a TetriWar player feels: key → own board in a real Chromium, behind a delaying proxy.
 
     python bench/latency.py [--delay MS ...] [--jitter MS ...] [--pieces N] [--seed S]
-                            [--server URL] [--bot-level L]
+                            [--server URL] [--bot-level L] [--server-cpus CPUS] [--client-cpus CPUS]
 
 A loopback TCP proxy (asyncio, in this process; the machine's network is not touched)
 sits between Chromium and the Daphne server and holds every chunk of bytes, in each
@@ -34,8 +34,10 @@ it moved, the account's handling). A tap that moved the piece two columns or mor
 ``window.TetriWarPredict.corrections`` when the page has it, else from the server's
 ``tetriwar_corrections_total`` on /metrics, else ``n/a``.
 
-The load generator (this process, its proxy and Chromium) and the server are pinned
-to different CPUs when the machine has two or more (``cpus_server``, ``cpus_load``).
+The server runs on ``--server-cpus`` and the load generator (this process, its proxy
+and Chromium) on ``--client-cpus`` (bench/machine.py: by default the first half of the
+machine's CPUs and the rest, on a 2-core machine CPU 0 and CPU 1; on one CPU they
+share it), printed as ``cpus_server`` and ``cpus_load``.
 The case at 0 ms one-way is the floor (always run, first); its figures are printed as
 ``floor_*`` next to every other case's. Targets (issue 31) are printed beside the
 figures, as ``<name>_target``. The last line is ``tap_p90_ms_at_100ms_oneway``.
@@ -55,13 +57,13 @@ import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
-import shutil  # noqa: E402
-import socket  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
-import urllib.request  # noqa: E402
+
+from bench import machine  # noqa: E402
+from bench.client import fetch  # noqa: E402
+from bench.report import figure, percentile  # noqa: E402
+from bench.server import Servers, django_setup, free_port, login, server_env  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [  # as tests/browser/conftest.py launches it
@@ -352,13 +354,6 @@ class Planner:
         return [intent.name for intent in self.ai.decide(self.game, 1, self.game.now)]
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 class Case:
     """One delay and jitter: the figures of one game."""
 
@@ -466,29 +461,9 @@ def press(page, mode: str, key: str, *, hold_ms: float = 20, hold_until_done: bo
 # --- the server and the data -------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, server: subprocess.Popen, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the server exited with {server.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"no server on port {port} after {seconds:.0f} s")
-
-
 def make_tables(count: int, bot_level: str) -> list[dict]:
     """One user, session and ready practice table (against a bot, bombs off) per case,
     written before the server starts."""
-    from bench.live import login
     from games.tetriwar.handling import DEFAULT_HANDLING
     from lobby import services
     from lobby.models import Table
@@ -515,26 +490,13 @@ def make_tables(count: int, bot_level: str) -> list[dict]:
 def metrics_reader(base: str):
     def read() -> float | None:
         try:
-            with urllib.request.urlopen(f"{base}/metrics", timeout=5) as response:
-                text = response.read().decode()
+            text = fetch(f"{base}/metrics", timeout=5).decode()
         except (OSError, ValueError):
             return None
         values = METRIC.findall(text)
         return sum(float(v) for v in values) if values else None
 
     return read
-
-
-def pin() -> tuple[set[int], set[int]]:
-    """(the server's CPUs, the load generator's): apart when there are two or more."""
-    cpus = sorted(os.sched_getaffinity(0))
-    if len(cpus) < 2:
-        return set(cpus), set(cpus)
-    return {cpus[0]}, set(cpus[1:])
-
-
-def cpus_text(cpus: set[int]) -> str:
-    return ",".join(str(c) for c in sorted(cpus))
 
 
 # --- the run -----------------------------------------------------------------------------
@@ -577,46 +539,46 @@ def run_cases(base: str, proxy: ProxyThread, tables: list[dict], cases: list[Cas
 def report(cases: list[Case], handling: tuple[int, int], bots: list[str]) -> None:
     das, arr = handling
     floor = next(c for c in cases if c.delay == 0 and c.jitter == 0)
-    print(f"handling_das_ms: {das}")
-    print(f"handling_arr_ms: {arr}")
-    print(f"opponent: {','.join(bots)} bot, bombs off")
+    figure("handling_das_ms", das)
+    figure("handling_arr_ms", arr)
+    figure("opponent", f"{','.join(bots)} bot, bombs off")
     for kind in ("tap", "rotate", "drop"):
-        print(f"floor_{kind}_p50_ms: {percentile(floor.ms[kind], 0.5):.1f}")
-        print(f"floor_{kind}_p90_ms: {percentile(floor.ms[kind], 0.9):.1f}")
-    print(f"floor_hold_excess_p90_ms: {percentile(floor.ms['hold_excess'], 0.9):.1f}")
+        figure(f"floor_{kind}_p50_ms", percentile(floor.ms[kind], 0.5), ".1f")
+        figure(f"floor_{kind}_p90_ms", percentile(floor.ms[kind], 0.9), ".1f")
+    figure("floor_hold_excess_p90_ms", percentile(floor.ms["hold_excess"], 0.9), ".1f")
     for case in cases:
         n = case.name
         rtt = 2 * case.delay
         judged = rtt in (100, 200)
-        print(f"{n}_round_trip_ms: {rtt:g}")
-        print(f"{n}_jitter_ms: 0..{case.jitter:g}")
-        print(f"{n}_pieces: {case.pieces}")
+        figure(f"{n}_round_trip_ms", rtt, "g")
+        figure(f"{n}_jitter_ms", f"0..{case.jitter:g}")
+        figure(f"{n}_pieces", case.pieces)
         for kind in ("tap", "rotate", "drop"):
             values = case.ms[kind]
-            print(f"{n}_{kind}_count: {len(values)}")
-            print(f"{n}_{kind}_p50_ms: {percentile(values, 0.5):.1f}")
-            print(f"{n}_{kind}_p90_ms: {percentile(values, 0.9):.1f}")
+            figure(f"{n}_{kind}_count", len(values))
+            figure(f"{n}_{kind}_p50_ms", percentile(values, 0.5), ".1f")
+            figure(f"{n}_{kind}_p90_ms", percentile(values, 0.9), ".1f")
             if judged:
-                print(f"{n}_{kind}_p90_target: <= {TARGET_P90_MS}")
-        print(f"{n}_hold_count: {len(case.hold_ms)}")
-        print(f"{n}_hold_p50_ms: {percentile(case.hold_ms, 0.5):.1f}")
-        print(f"{n}_hold_p90_ms: {percentile(case.hold_ms, 0.9):.1f}")
-        print(f"{n}_hold_excess_p50_ms: {percentile(case.ms['hold_excess'], 0.5):.1f}")
-        print(f"{n}_hold_excess_p90_ms: {percentile(case.ms['hold_excess'], 0.9):.1f}")
+                figure(f"{n}_{kind}_p90_target", f"<= {TARGET_P90_MS}")
+        figure(f"{n}_hold_count", len(case.hold_ms))
+        figure(f"{n}_hold_p50_ms", percentile(case.hold_ms, 0.5), ".1f")
+        figure(f"{n}_hold_p90_ms", percentile(case.hold_ms, 0.9), ".1f")
+        figure(f"{n}_hold_excess_p50_ms", percentile(case.ms["hold_excess"], 0.5), ".1f")
+        figure(f"{n}_hold_excess_p90_ms", percentile(case.ms["hold_excess"], 0.9), ".1f")
         if judged:
-            print(f"{n}_hold_excess_target: <= {arr} (one ARR over DAS + (n-2)*ARR)")
-        print(f"{n}_tap_repeats: {case.tap_repeats} of {case.taps_short}")
+            figure(f"{n}_hold_excess_target", f"<= {arr} (one ARR over DAS + (n-2)*ARR)")
+        figure(f"{n}_tap_repeats", f"{case.tap_repeats} of {case.taps_short}")
         if case.jitter:
-            print(f"{n}_tap_repeats_target: 0")
+            figure(f"{n}_tap_repeats_target", "0")
         per100 = "n/a" if case.corrections is None else f"{100 * case.corrections / max(1, case.pieces):.2f}"
-        print(f"{n}_corrections_per_100_pieces: {per100}")
+        figure(f"{n}_corrections_per_100_pieces", per100)
         if judged:
-            print(f"{n}_corrections_target: <= 1")
-        print(f"{n}_timeouts: {case.timeouts}")
-        print(f"{n}_lost_keys: {case.lost}")
+            figure(f"{n}_corrections_target", "<= 1")
+        figure(f"{n}_timeouts", case.timeouts)
+        figure(f"{n}_lost_keys", case.lost)
     headline = [c for c in cases if c.delay == 100]
     value = percentile(headline[0].ms["tap"], 0.9) if headline else float("nan")
-    print(f"tap_p90_ms_at_100ms_oneway: {value:.1f}")
+    figure("tap_p90_ms_at_100ms_oneway", value, ".1f")
 
 
 def delays(values: list[str] | None, default: tuple[int, ...]) -> list[float]:
@@ -641,59 +603,40 @@ def main() -> None:
                         help="the server's base URL, sharing this environment's database "
                              "(default: start a Daphne on SQLite in a temporary folder)")
     parser.add_argument("--chromium", default=CHROMIUM)
+    machine.add_arguments(parser)
     args = parser.parse_args()
+    cpus = machine.split_from(parser, args)
     one_way = delays([v for group in args.delay or [] for v in group], DEFAULT_DELAYS)
     jitters = delays([v for group in args.jitter or [] for v in group], (0,))
     cases = [Case(0, 0)] + [Case(d, j) for d in one_way for j in jitters if (d, j) != (0, 0)]
 
-    server_cpus, load_cpus = pin()
-    tmp = tempfile.mkdtemp(prefix="tetriwar-bench-latency-")
-    server = None
-    log = None
-    proxy = None
-    try:
-        from bench.live import django_setup, server_env
-
+    with Servers.scratch("tetriwar-bench-latency-", cpus.server) as servers:
         if args.server:
             base = args.server.rstrip("/")
             import django
 
             django.setup()
         else:
-            env = server_env(tmp)
+            env = server_env(servers.tmp)
             django_setup(env)
         tables = make_tables(len(cases), args.bot_level)
         if not args.server:
             port = free_port()
-            log = open(os.path.join(tmp, "server.log"), "w")
-            server = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-            )
-            os.sched_setaffinity(server.pid, server_cpus)
-            wait_for_port(port, server)
+            servers.daphne("daphne", port, env)
+            servers.wait_for_port(port, 60)
             base = f"http://127.0.0.1:{port}"
-        # this thread first, so that the proxy's thread and Chromium inherit it
-        os.sched_setaffinity(0, load_cpus)
+        # this process first (every thread of it), so that the proxy's thread and Chromium inherit it
+        machine.pin(os.getpid(), cpus.client)
         host, _, port_text = base.split("://", 1)[1].partition(":")
         proxy = ProxyThread((host, int(port_text or 80)), args.seed)
-        print(f"cpus_server: {cpus_text(server_cpus) if server else 'n/a (--server)'}")
-        print(f"cpus_load: {cpus_text(load_cpus)} (this process, its proxy and Chromium)")
-        print(f"cases: {' '.join(c.name for c in cases)}")
-        run_cases(base, proxy, tables, cases, args, metrics_reader(base))
-        report(cases, (tables[0]["das"], tables[0]["arr"]), tables[0]["bots"])
-    finally:
-        if proxy is not None:
+        try:
+            figure("cpus_server", "n/a (--server)" if args.server else machine.cpus_text(cpus.server))
+            figure("cpus_load", f"{machine.cpus_text(cpus.client)} (this process, its proxy and Chromium)")
+            figure("cases", " ".join(c.name for c in cases))
+            run_cases(base, proxy, tables, cases, args, metrics_reader(base))
+            report(cases, (tables[0]["das"], tables[0]["arr"]), tables[0]["bots"])
+        finally:
             proxy.close()
-        if server is not None:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        if log is not None:
-            log.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ sys.path.insert(0, ROOT)
 
 from channels.layers import InMemoryChannelLayer  # noqa: E402
 
+from bench.report import figure  # noqa: E402
 from config.layers import PacedInMemoryChannelLayer  # noqa: E402
 
 LAYERS = {"plain": InMemoryChannelLayer, "paced": PacedInMemoryChannelLayer}
@@ -80,10 +81,10 @@ def main() -> None:
     for sockets in counts:
         for name, layer in LAYERS.items():
             figures[name, sockets] = asyncio.run(per_message_us(layer(), sockets, args.messages))
-            print(f"us_per_message_{name}_{sockets}: {figures[name, sockets]:.1f}")
+            figure(f"us_per_message_{name}_{sockets}", figures[name, sockets], ".1f")
     largest = counts[-1]
-    print(f"sockets: {largest}")
-    print(f"plain_over_paced: {figures['plain', largest] / figures['paced', largest]:.1f}")
+    figure("sockets", largest)
+    figure("plain_over_paced", figures["plain", largest] / figures["paced", largest], ".1f")
 
 
 if __name__ == "__main__":

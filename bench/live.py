@@ -150,29 +150,43 @@ sys.path.insert(0, str(ROOT))
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import collections  # noqa: E402
-import functools  # noqa: E402
 import gc  # noqa: E402
-import http.client  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
-import secrets  # noqa: E402
-import shutil  # noqa: E402
 import signal  # noqa: E402
-import socket  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
-import urllib.parse  # noqa: E402
-import urllib.request  # noqa: E402
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from functools import lru_cache  # noqa: E402
-from http.cookiejar import CookieJar  # noqa: E402
 
-from bench import machine, proxy  # noqa: E402
+from bench import machine, proxy, report  # noqa: E402
+from bench.client import (  # noqa: E402
+    connect,
+    received_at,
+    restart_table,
+    source_address,
+    stamped_connection,
+    start_table,
+)
+from bench.report import figure, percentile  # noqa: E402
+from bench.server import (  # noqa: E402
+    ScratchDatabase,
+    Servers,
+    cpu_of,
+    cpu_seconds,
+    die_with_parent,
+    django_setup,
+    flush_redis,
+    free_port,
+    login,
+    rss_mb,
+    server_env,
+    wait_for_heartbeats,
+    warm_up,
+)
 from games.tetriwar.ai import TetriWarAI, step  # noqa: E402
 from games.tetriwar.constants import HIDDEN_ROWS  # noqa: E402
 from games.tetriwar.engine import Game, Options, field  # noqa: E402
@@ -408,99 +422,6 @@ def key_frames(key: dict, seq: int) -> tuple[str, str | None]:
     return json.dumps(frame), None
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def source_address(table: int) -> str:
-    """The loopback address table ``table``'s sockets and requests come from: one a
-    table, as from one household, so that the server's per-address limits (sockets at
-    once, new sockets a minute) see what they would see from people. 127.0.0.1 (the
-    bench's own requests) and 127.0.66.0/24 and up (bench/abuse.py's attackers) stay
-    apart up to 16,000 tables."""
-    return f"127.0.{1 + table // 250}.{1 + table % 250}"
-
-
-PG = "postgresql://postgres@127.0.0.1:5432"
-
-
-def server_env(
-    tmp: str, *, database_url: str = "", redis_url: str = "", shards: int = 1
-) -> dict[str, str]:
-    """The environment of every server process (and of the bench's own Django): SQLite
-    in ``tmp`` unless ``database_url``; the in-memory channel layer unless ``redis_url``."""
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SQLITE_NAME=os.path.join(tmp, "bench.sqlite3"),
-        STATIC_ROOT=os.path.join(tmp, "static"),
-        DEBUG="false",
-        SECRET_KEY="bench-" + secrets.token_urlsafe(48),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="false",
-        LOG_LEVEL="WARNING",
-        GAME_HOST_SHARDS=str(shards),
-    )
-    for name, value in (("DATABASE_URL", database_url), ("REDIS_URL", redis_url)):
-        if value:
-            env[name] = value
-        else:
-            env.pop(name, None)
-    return env
-
-
-def django_setup(env: dict[str, str]) -> None:
-    """The bench's own Django, on the servers' environment: the database migrated and
-    the static files collected, before any server starts."""
-    os.environ.update(env)
-    for name in ("DATABASE_URL", "REDIS_URL"):  # settings read these at django.setup()
-        if name not in env:
-            os.environ.pop(name, None)
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
-
-
-def session_backend() -> str:
-    """The authentication backend a session names, as a log-in through the site would:
-    ``SESSION_AUTH_BACKEND`` if the settings name one, else the first backend that can
-    load a user (django-axes' backend, listed first, only checks log-ins)."""
-    from django.conf import settings
-    from django.contrib.auth import load_backend
-
-    named = getattr(settings, "SESSION_AUTH_BACKEND", "")
-    if named:
-        return named
-    return next(path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user"))
-
-
-def login(username: str):
-    """A new user with a session in the database: ``(user, its PlayerRef, "sessionid=…")``."""
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    from accounts.identity import PlayerRef
-    from accounts.models import User
-
-    user = User.objects.create_user(username, password="bench-pass-123")
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = session_backend()
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    ref = PlayerRef(user_id=user.pk, guest_token="", name=user.username)
-    return user, ref, f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
-
-
 def prepare(tables: int, env: dict[str, str], languages: tuple[str, ...] = ()) -> list[dict]:
     """Users, sessions and ready tables, written before the servers start."""
     django_setup(env)
@@ -537,248 +458,6 @@ def make_tables(tables: int, languages: tuple[str, ...] = ()) -> list[dict]:
             services.seat_ready(table_id=table.pk, player=refs[seat - 1], ready=True)
         setups.append({"table": table.pk, "cookies": cookies, "ws_cookies": ws_cookies, "address": source_address(t)})
     return setups
-
-
-# --- the servers ----------------------------------------------------------------------
-
-def die_with_parent() -> None:
-    """In a server process before exec: get SIGTERM if the bench dies (Linux)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except Exception:
-        pass
-
-
-class Servers:
-    """The server processes (Daphnes and workers): started on the server CPUs, measured,
-    always stopped."""
-
-    def __init__(self, tmp: str, cpus: frozenset[int] | None = None) -> None:
-        self.tmp = tmp
-        self.cpus = cpus
-        self.procs: list[tuple[str, subprocess.Popen, object]] = []
-
-    def start(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
-        log = open(os.path.join(self.tmp, f"{name}.log"), "w")
-        preexec = None
-        if sys.platform.startswith("linux"):
-            # pinned before it runs anything, so that every thread it starts is pinned too
-            preexec = machine.pin_at_exec(self.cpus, then=die_with_parent) if self.cpus else die_with_parent
-        proc = subprocess.Popen(
-            [sys.executable, *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=preexec,
-        )
-        self.procs.append((name, proc, log))
-        return proc
-
-    def daphne(self, name: str, port: int, env: dict[str, str]) -> subprocess.Popen:
-        return self.start(name, ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env)
-
-    def check(self) -> None:
-        for name, proc, _log in self.procs:
-            if proc.poll() is not None:
-                raise RuntimeError(f"server process {name} exited with {proc.returncode}")
-
-    @property
-    def names(self) -> list[str]:
-        return [name for name, _proc, _log in self.procs]
-
-    @property
-    def pids(self) -> list[int]:
-        return [proc.pid for _name, proc, _log in self.procs]
-
-    def stop(self) -> None:
-        for _name, proc, _log in self.procs:
-            if proc.poll() is None:
-                proc.terminate()
-        deadline = time.monotonic() + 5
-        for _name, proc, _log in self.procs:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        for _name, _proc, log in self.procs:
-            log.close()
-
-    def dump_logs(self) -> None:
-        for name, _proc, log in self.procs:
-            log.flush()
-            with open(log.name) as f:
-                lines = [line for line in f if "WSCONNECT" not in line and "WSDISCONNECT" not in line]
-            sys.stderr.write(f"--- {name} log (last lines) ---\n" + "".join(lines)[-4000:])
-
-
-def cpu_of(pid: int) -> float:
-    """User + system CPU of a process (all its threads), from /proc/<pid>/stat."""
-    task = machine.read_task(pid)
-    if task is None:
-        raise ProcessLookupError(f"process {pid} is gone")
-    return task.cpu / machine.CLOCK_TICKS
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    return sum(cpu_of(pid) for pid in pids)
-
-
-def rss_mb(pids: list[int]) -> float:
-    """Resident memory of these processes (VmRSS of /proc/<pid>/status), in MB."""
-    total = 0
-    for pid in pids:
-        with open(f"/proc/{pid}/status") as f:
-            total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
-    return total / 1024
-
-
-def wait_for_port(port: int, servers: Servers, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        servers.check()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"no server on port {port} after {seconds:.0f} s")
-
-
-def wait_for_heartbeats(shards: int, since, servers: Servers, seconds: float = 60) -> None:
-    """Until every shard's worker has beaten since ``since`` (it listens by then)."""
-    from django.db import close_old_connections
-
-    from games.models import HostHeartbeat
-
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        servers.check()
-        close_old_connections()
-        if HostHeartbeat.objects.filter(shard__in=range(shards), beat_at__gte=since).count() == shards:
-            return
-        time.sleep(0.2)
-    raise RuntimeError(f"the workers' heartbeats did not appear within {seconds:.0f} s")
-
-
-def warm_up(base: str) -> None:
-    """One page from a fresh server, so its baseline memory holds Django's first request."""
-    try:
-        opener(CookieJar()).open(f"{base}/", timeout=10).read()
-    except OSError:
-        pass
-
-
-class ScratchDatabase:
-    """A PostgreSQL database of this run's own, dropped (WITH (FORCE)) at the end."""
-
-    def __init__(self) -> None:
-        self.name = f"tetriwar_bench_{secrets.token_hex(4)}"
-        self.created = False
-
-    @property
-    def url(self) -> str:
-        return f"{PG}/{self.name}"
-
-    def create(self) -> None:
-        import psycopg
-
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{self.name}"')
-        self.created = True
-
-    def drop(self) -> None:
-        if not self.created:
-            return
-        import psycopg
-
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:
-            pass
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        self.created = False
-
-
-def flush_redis(url: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    try:
-        client.flushdb()
-    finally:
-        client.close()
-
-
-# --- HTTP, as the browser does it ---------------------------------------------------
-
-class SourceHTTPHandler(urllib.request.HTTPHandler):
-    """Plain HTTP from a given local address (a table's own, see ``source_address``)."""
-
-    def __init__(self, source: str) -> None:
-        super().__init__()
-        self.source = source
-
-    def http_open(self, req):
-        return self.do_open(functools.partial(http.client.HTTPConnection, source_address=(self.source, 0)), req)
-
-
-def opener(jar: CookieJar, source: str | None = None) -> urllib.request.OpenerDirector:
-    """An opener that keeps cookies, never goes through a proxy (loopback only), and
-    speaks from ``source`` if given."""
-    handlers = [urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(jar)]
-    if source:
-        handlers.append(SourceHTTPHandler(source))
-    return urllib.request.build_opener(*handlers)
-
-
-_csrf: dict[tuple[str, str], str] = {}  # (base, session cookie) -> csrftoken
-_csrf_lock = threading.Lock()
-
-
-def _csrf_token(browser, jar: CookieJar, base: str, table_id: int, cookie: str) -> str:
-    with _csrf_lock:
-        token = _csrf.get((base, cookie))
-    if token is None:
-        browser.open(f"{base}/lobby/table/{table_id}/", timeout=30).read()
-        token = next(c.value for c in jar if c.name == "csrftoken")
-        with _csrf_lock:
-            _csrf[(base, cookie)] = token
-    return token
-
-
-def post(
-    base: str, table_id: int, action: str, cookie: str, data: dict[str, str] | None = None, source: str | None = None
-) -> str | None:
-    """Press one of the table page's buttons (start, ready …) with its CSRF token, as
-    htmx does, from ``source``. Returns the error the page shows, or None."""
-    jar = CookieJar()
-    browser = opener(jar, source)
-    browser.addheaders = [("Cookie", cookie)]
-    token = _csrf_token(browser, jar, base, table_id, cookie)
-    request = urllib.request.Request(
-        f"{base}/lobby/table/{table_id}/{action}/",
-        data=urllib.parse.urlencode({"csrfmiddlewaretoken": token, **(data or {})}).encode(),
-        headers={"Cookie": f"{cookie}; csrftoken={token}", "Origin": base, "HX-Request": "true"},
-    )
-    html = browser.open(request, timeout=30).read().decode()
-    m = re.search(r'<p class="message error" role="alert">([^<]*)</p>', html)
-    return m.group(1) if m else None
-
-
-def start_table(base: str, table_id: int, cookie: str, source: str | None = None) -> str | None:
-    """Press the host's start button, as the browser does (with its CSRF token)."""
-    return post(base, table_id, "start", cookie, source=source)
-
-
-def restart_table(base: str, table_id: int, cookies: list[str], source: str | None = None) -> str | None:
-    """After a game: every player marks ready, then the host presses start."""
-    for cookie in cookies[:4]:
-        error = post(base, table_id, "ready", cookie, {"ready": "1"}, source=source)
-        if error:
-            return error
-    return start_table(base, table_id, cookies[0], source)
 
 
 # --- the clients ----------------------------------------------------------------------
@@ -915,33 +594,6 @@ CONNECTING = 16  # WebSocket handshakes in flight at once: a burst of hundreds i
 CONNECT_TRIES = 5
 
 
-@lru_cache(maxsize=1)
-def stamped_connection() -> type:
-    """websockets' client connection that notes when each message's last frame came out
-    of the socket (as the event loop reads it), in ``stamps``: a reader busy elsewhere
-    takes the message later, but its time is the socket's."""
-    from websockets.asyncio.client import ClientConnection
-    from websockets.frames import DATA_OPCODES, Frame
-
-    class StampedConnection(ClientConnection):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self.stamps: collections.deque[float] = collections.deque()
-
-        def process_event(self, event) -> None:
-            if isinstance(event, Frame) and event.fin and event.opcode in DATA_OPCODES and self.response is not None:
-                self.stamps.append(time.perf_counter())
-            super().process_event(event)
-
-    return StampedConnection
-
-
-def received_at(ws) -> float:
-    """When the message just taken from ``ws`` came out of its socket."""
-    stamps = getattr(ws, "stamps", None)
-    return stamps.popleft() if stamps else time.perf_counter()
-
-
 async def open_socket(ws_url: str, cookie: str, origin: str, gate: asyncio.Semaphore, stats: Stats,
                       address: str | None = None):
     """Connect as a browser would, from ``address``, a few at a time, retrying a
@@ -951,13 +603,8 @@ async def open_socket(ws_url: str, cookie: str, origin: str, gate: asyncio.Semap
     for attempt in range(1, CONNECT_TRIES + 1):
         try:
             async with gate:
-                ws = await websockets.connect(
-                    ws_url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None, open_timeout=20,
-                    proxy=None,  # loopback only, whatever the environment says
-                    create_connection=stamped_connection(),
-                    # passed on to loop.create_connection (websockets 15 and later)
-                    local_addr=(address, 0) if address else None,
-                )
+                ws = await connect(ws_url, address=address, cookie=cookie, origin=origin, open_timeout=20,
+                                   create_connection=stamped_connection())
             stats.connected += 1
             return ws
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
@@ -1354,13 +1001,6 @@ def client_limited(loop_lag_p99_ms: float, p99_ms: float, client_cpu_s: float, w
     return f"yes ({'; '.join(reasons)})" if reasons else "no"
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def floor_traffic(stats: Stats, tables: int) -> tuple[float, int] | None:
     """What the site sent in the window, as bench/floor.py's options: the broadcasts a
     second per table that no numbered key caused (``--ticks``: a table's broadcasts a
@@ -1391,7 +1031,7 @@ def run_floor(tables: int, seconds: float, rate: float, seed: int, cpus: machine
         return {}
     if out.returncode != 0:
         print(f"floor: bench/floor.py exited with {out.returncode}:\n{out.stderr[-2000:]}", file=sys.stderr)
-    return dict(line.split(": ", 1) for line in out.stdout.splitlines() if ": " in line)
+    return report.figures_of(out.stdout)
 
 
 def _terminated(signum, frame) -> None:
@@ -1450,8 +1090,6 @@ def main() -> None:
     # The load generator on the client CPUs (its threads too); each server process takes
     # the server CPUs as it starts (Servers).
     machine.pin(os.getpid(), cpus.client)
-    tmp = tempfile.mkdtemp(prefix="tetriwar-bench-")
-    servers = Servers(tmp, cpus.server)
     nginx = None
     routes = (0, 0)  # table sockets nginx sent to their host, of all it logged
     scratch = ScratchDatabase() if args.scale_out else None
@@ -1462,175 +1100,170 @@ def main() -> None:
     sampler = machine.Machine(claim=(lambda line: scratch.name in line or line.startswith("redis-server"))
                               if scratch is not None else None)
     try:
-        if args.scale_out:
-            scratch.create()
-            flush_redis(redis_url)
-        env = server_env(tmp, database_url=scratch.url if scratch else "", redis_url=redis_url, shards=shards)
-        if args.proxy == "nginx":
-            env["TRUSTED_PROXIES"] = "127.0.0.1"  # nginx, whose X-Forwarded-For names each table's address
-        setups = prepare(args.tables, env, languages)
-        ports = [free_port() for _ in range(2 if args.scale_out else 1)]
-        hosting = args.scale_out and not args.workers  # the Daphnes host the tables
-        if args.scale_out:
-            from django.utils import timezone
-
-            since = timezone.now()
-        for n, port in enumerate(ports):
-            hosted = ",".join(str(s) for s in range(shards) if s % len(ports) == n) if hosting else ""
-            servers.daphne(f"daphne{n + 1}", port, {**env, "HOSTED_SHARDS": hosted})
-        if args.scale_out:
-            for w in range(args.workers):
-                channels = [f"game-host-{s}" for s in range(shards) if s % args.workers == w]
-                servers.start(f"worker{w + 1}", ["manage.py", "runworker", *channels], env)
-        for port in ports:
-            wait_for_port(port, servers)
-        if args.scale_out:
-            wait_for_heartbeats(shards, since, servers)
-        for port in ports:
-            warm_up(f"http://127.0.0.1:{port}")
-        client_ports, routed = ports, shards if hosting else None
-        if args.proxy == "nginx":
-            nginx = proxy.Nginx(os.path.join(tmp, "nginx"), [f"127.0.0.1:{port}" for port in ports],
-                                shards if hosting else 0,
-                                preexec_fn=machine.pin_at_exec(cpus.server, then=die_with_parent))  # a server process
-            nginx.start()
-            warm_up(nginx.base)
-            client_ports, routed = [nginx.port], None  # nginx routes each socket
-        rss_base = rss_mb(servers.pids)
-        stats = asyncio.run(drive(
-            setups, client_ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle, servers.pids,
-            routed, nginx.pids if nginx else None, sampler, args.client,
-        ))
-        servers.check()
-        if nginx:
-            nginx.check()
-    except BaseException:
-        servers.dump_logs()
-        if nginx:
-            sys.stderr.write(f"--- nginx errors ---\n{nginx.errors()}")
-        raise
-    finally:
-        if nginx:
-            nginx.stop()  # its access log is complete once it has stopped
-            routes = nginx.socket_routes()
-        servers.stop()
-        try:
-            if scratch is not None:
-                scratch.drop()
-            if redis_url:
+        with Servers.scratch("tetriwar-bench-", cpus.server, keep=args.keep) as servers:
+            if args.scale_out:
+                scratch.create()
                 flush_redis(redis_url)
-        finally:
-            if args.keep:
-                print(f"kept: {tmp}", file=sys.stderr)
-            else:
-                shutil.rmtree(tmp, ignore_errors=True)
+            env = server_env(servers.tmp, database_url=scratch.url if scratch else "", redis_url=redis_url,
+                             shards=shards)
+            if args.proxy == "nginx":
+                # nginx, whose X-Forwarded-For names each table's address
+                env["TRUSTED_PROXIES"] = "127.0.0.1"
+            setups = prepare(args.tables, env, languages)
+            ports = [free_port() for _ in range(2 if args.scale_out else 1)]
+            hosting = args.scale_out and not args.workers  # the Daphnes host the tables
+            if args.scale_out:
+                from django.utils import timezone
+
+                since = timezone.now()
+            for n, port in enumerate(ports):
+                hosted = ",".join(str(s) for s in range(shards) if s % len(ports) == n) if hosting else ""
+                servers.daphne(f"daphne{n + 1}", port, {**env, "HOSTED_SHARDS": hosted})
+            if args.scale_out:
+                for w in range(args.workers):
+                    channels = [f"game-host-{s}" for s in range(shards) if s % args.workers == w]
+                    servers.start(f"worker{w + 1}", ["manage.py", "runworker", *channels], env)
+            for port in ports:
+                servers.wait_for_port(port)
+            if args.scale_out:
+                wait_for_heartbeats(shards, since, servers)
+            for port in ports:
+                warm_up(f"http://127.0.0.1:{port}")
+            client_ports, routed = ports, shards if hosting else None
+            try:
+                if args.proxy == "nginx":
+                    nginx = proxy.Nginx(os.path.join(servers.tmp, "nginx"),
+                                        [f"127.0.0.1:{port}" for port in ports], shards if hosting else 0,
+                                        # a server process
+                                        preexec_fn=machine.pin_at_exec(cpus.server, then=die_with_parent))
+                    nginx.start()
+                    warm_up(nginx.base)
+                    client_ports, routed = [nginx.port], None  # nginx routes each socket
+                rss_base = rss_mb(servers.pids)
+                stats = asyncio.run(drive(
+                    setups, client_ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle,
+                    servers.pids, routed, nginx.pids if nginx else None, sampler, args.client,
+                ))
+                servers.check()
+                if nginx:
+                    nginx.check()
+            except BaseException:
+                if nginx:
+                    sys.stderr.write(f"--- nginx errors ---\n{nginx.errors()}")
+                raise
+            finally:
+                if nginx:
+                    nginx.stop()  # its access log is complete once it has stopped
+                    routes = nginx.socket_routes()
+    finally:
+        if scratch is not None:
+            scratch.drop()
+        if redis_url:
+            flush_redis(redis_url)
     traffic = floor_traffic(stats, args.tables)
     floor = {} if args.no_floor else run_floor(args.tables, args.seconds, args.rate, args.seed, cpus, traffic)
     reading = stats.machine
 
-    print(f"mode: {'scale-out' if args.scale_out else 'embedded'}")
-    print(f"proxy: {args.proxy}")
-    print(f"client: {args.client}")
-    print(f"server_processes: {len(servers.pids)}")
+    figure("mode", "scale-out" if args.scale_out else "embedded")
+    figure("proxy", args.proxy)
+    figure("client", args.client)
+    figure("server_processes", len(servers.pids))
     if args.scale_out:
-        print(f"shards: {shards}")
-        print(f"workers: {args.workers}")
-        print(f"sockets_routed_to_host: {str(hosting).lower()}")
+        figure("shards", shards)
+        figure("workers", args.workers)
+        figure("sockets_routed_to_host", str(hosting).lower())
     if nginx and hosting:
-        print(f"proxy_sockets_to_host: {routes[0]} of {routes[1]}")
-    print(f"languages: {','.join(languages)}")
-    print(f"seconds: {args.seconds}")
-    print(f"minutes_per_game: {args.minutes}")
-    print(f"players: {args.tables * 4}")
-    print(f"spectators: {args.tables}")
-    print(f"intents_sent: {stats.sent}")
-    print(f"intents_acknowledged: {len(stats.latencies)}")
-    print(f"intents_without_effect: {stats.without_effect}")
-    print(f"intents_harmless: {sum(bot.harmless for bot in stats.bots)}")
-    print(f"intents_skipped: {stats.skipped}")
-    print(f"error_replies: {stats.errors.total()}")
+        figure("proxy_sockets_to_host", f"{routes[0]} of {routes[1]}")
+    figure("languages", ",".join(languages))
+    figure("seconds", args.seconds)
+    figure("minutes_per_game", args.minutes)
+    figure("players", args.tables * 4)
+    figure("spectators", args.tables)
+    figure("intents_sent", stats.sent)
+    figure("intents_acknowledged", len(stats.latencies))
+    figure("intents_without_effect", stats.without_effect)
+    figure("intents_harmless", sum(bot.harmless for bot in stats.bots))
+    figure("intents_skipped", stats.skipped)
+    figure("error_replies", stats.errors.total())
     for code, count in sorted(stats.errors.items()):
-        print(f"error_replies_{code}: {count}")
-    print(f"updates_seen_by_spectators: {len(stats.update_bytes)}")
+        figure(f"error_replies_{code}", count)
+    figure("updates_seen_by_spectators", len(stats.update_bytes))
     if stats.window_s > 0 and args.tables:
-        print(f"broadcasts_per_table_s: {stats.window_broadcasts / (args.tables * stats.window_s):.2f}")
-        print(f"numbered_keys_per_table_s: {stats.sent / (args.tables * stats.window_s):.2f}")
-    print(f"lines_cleared_total: {sum(bot.lines + bot.lines_banked for bot in stats.bots)}")
-    print(f"games_started: {stats.games_started}")
+        figure("broadcasts_per_table_s", stats.window_broadcasts / (args.tables * stats.window_s), ".2f")
+        figure("numbered_keys_per_table_s", stats.sent / (args.tables * stats.window_s), ".2f")
+    figure("lines_cleared_total", sum(bot.lines + bot.lines_banked for bot in stats.bots))
+    figure("games_started", stats.games_started)
     if args.cycle:
-        print(f"games_finished: {stats.games_finished}")
-        print(f"games_aborted: {stats.games_aborted}")
+        figure("games_finished", stats.games_finished)
+        figure("games_aborted", stats.games_aborted)
     if stats.start_errors:
-        print(f"start_errors: {len(stats.start_errors)} ({stats.start_errors[0]})")
-    print(f"sockets_connected: {stats.connected} (retries {stats.connect_retries}, {stats.connect_s:.1f} s)")
+        figure("start_errors", f"{len(stats.start_errors)} ({stats.start_errors[0]})")
+    figure("sockets_connected",
+           f"{stats.connected} (retries {stats.connect_retries}, {stats.connect_s:.1f} s)")
     if stats.dropped:
-        print(f"sockets_dropped: {len(stats.dropped)} ({stats.dropped[0]})")
-    print(f"games_start_s: {stats.start_s:.1f}")
-    print(f"tables_running_at_window_start: {stats.tables_running_at_window}")
-    print(f"window_s: {stats.window_s:.1f}")
-    for line in cpus.lines():
-        print(line)
+        figure("sockets_dropped", f"{len(stats.dropped)} ({stats.dropped[0]})")
+    figure("games_start_s", stats.start_s, ".1f")
+    figure("tables_running_at_window_start", stats.tables_running_at_window)
+    figure("window_s", stats.window_s, ".1f")
+    report.cpu_split_figures(cpus)
     if args.scale_out:
-        print("services_pinned: no (the machine's PostgreSQL and Redis: not started by the bench)")
-    print(f"server_cpu_s: {stats.cpu_s:.2f}")
-    print("server_cpu_s_by_process: " + " ".join(
+        figure("services_pinned", "no (the machine's PostgreSQL and Redis: not started by the bench)")
+    figure("server_cpu_s", stats.cpu_s, ".2f")
+    figure("server_cpu_s_by_process", " ".join(
         f"{name}={cpu:.2f}" for name, cpu in zip(servers.names, stats.cpu_by_process, strict=False)))
     if nginx:
-        print(f"proxy_cpu_s: {stats.proxy_cpu_s:.2f}")
+        figure("proxy_cpu_s", stats.proxy_cpu_s, ".2f")
         if stats.window_s > 0 and args.tables:
-            print(f"proxy_cpu_s_per_table_minute: {stats.proxy_cpu_s / (args.tables * stats.window_s / 60):.3f}")
-    print(f"client_cpu_s: {stats.client_cpu_s:.2f}")
+            per_table_minute = stats.proxy_cpu_s / (args.tables * stats.window_s / 60)
+            figure("proxy_cpu_s_per_table_minute", per_table_minute, ".3f")
+    figure("client_cpu_s", stats.client_cpu_s, ".2f")
     if args.scale_out:
-        print(f"services_cpu_s: {reading.services_cpu_s:.2f} (Redis, the scratch database's backends)")
-    print(f"others_cpu_s: {reading.others_cpu_s:.2f}")
-    print(f"others_top: {reading.others_top()}")
-    print(f"steal_s: {reading.steal_s:.2f}")
-    print(f"kernel_cpu_s: {reading.kernel_cpu_s:.2f}")
-    print(f"load_avg_1m: {reading.load_avg_1m:.2f}")
-    print(f"server_rss_mb_baseline: {rss_base:.1f}")
-    print(f"server_rss_mb_end: {stats.rss_end_mb:.1f}")
+        figure("services_cpu_s", f"{reading.services_cpu_s:.2f} (Redis, the scratch database's backends)")
+    report.machine_figures(reading)
+    figure("server_rss_mb_baseline", rss_base, ".1f")
+    figure("server_rss_mb_end", stats.rss_end_mb, ".1f")
     if stats.rss_samples:
-        print("server_rss_mb_by_minute: " + " ".join(
+        figure("server_rss_mb_by_minute", " ".join(
             f"{mb:.1f}" for t, mb in stats.rss_samples if t % 60 < RSS_EVERY / 2 or 60 - t % 60 < RSS_EVERY / 2))
     slope = growth_per_minute(stats.rss_samples)
-    print(f"server_rss_mb_growth_per_minute: {slope:.2f} (second half of the window)" if slope is not None
-          else "server_rss_mb_growth_per_minute: nan (window too short)")
-    print(f"client_loop_lag_p50_ms: {percentile(stats.loop_lags, 0.50):.2f}")
-    print(f"client_loop_lag_p99_ms: {percentile(stats.loop_lags, 0.99):.2f}")
-    print(f"spectator_timeouts: {len(stats.spectator_timeouts)}")
-    print("p99_ms_by_5s: " + " ".join(f"{value:.1f}" for value in stats.p99_by(5.0)))
-    print("client_loop_lag_p99_ms_by_5s: " + " ".join(f"{value:.1f}" for value in stats.loop_lag_p99_by(5.0)))
+    figure("server_rss_mb_growth_per_minute",
+           f"{slope:.2f} (second half of the window)" if slope is not None else "nan (window too short)")
+    figure("client_loop_lag_p50_ms", percentile(stats.loop_lags, 0.50), ".2f")
+    figure("client_loop_lag_p99_ms", percentile(stats.loop_lags, 0.99), ".2f")
+    figure("spectator_timeouts", len(stats.spectator_timeouts))
+    figure("p99_ms_by_5s", " ".join(f"{value:.1f}" for value in stats.p99_by(5.0)))
+    figure("client_loop_lag_p99_ms_by_5s", " ".join(f"{value:.1f}" for value in stats.loop_lag_p99_by(5.0)))
     if floor:
-        print(f"floor_p50_ms: {floor.get('p50_ms', 'nan')}")
-        print(f"floor_server_cpu_s_per_table_minute: {floor.get('server_cpu_s_per_table_minute', 'nan')}")
-        print(f"floor_ticks_per_table_s: {floor.get('ticks', 'nan')}")
-        print(f"floor_bytes: {floor.get('bytes', 'nan')}")
-        print(f"floor_broadcasts_per_table_s: {floor.get('broadcasts_per_table_s', 'nan')}")
-        print(f"floor_others_cpu_s: {floor.get('others_cpu_s', 'nan')}")
-        print(f"floor_steal_s: {floor.get('steal_s', 'nan')}")
-    print(f"keydown_to_own_fragment_p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")
-    print(f"keydown_to_own_fragment_p99_ms: {percentile(stats.latencies.ms, 0.99):.2f}")
-    print(f"tables: {args.tables}")
-    print(f"p50_ms: {percentile(stats.latencies.ms, 0.50):.2f}")
-    print(f"p99_ms: {percentile(stats.latencies.ms, 0.99):.2f}")
-    print(f"spectator_p50_ms: {percentile(stats.spectator_latencies.ms, 0.50):.2f}")
-    print(f"spectator_p99_ms: {percentile(stats.spectator_latencies.ms, 0.99):.2f}")
-    print(f"timeouts: {len(stats.timeouts)}")
-    print(f"timeouts_at_stop: {stats.timeouts_at_stop}")
+        figure("floor_p50_ms", floor.get("p50_ms", "nan"))
+        figure("floor_server_cpu_s_per_table_minute", floor.get("server_cpu_s_per_table_minute", "nan"))
+        figure("floor_ticks_per_table_s", floor.get("ticks", "nan"))
+        figure("floor_bytes", floor.get("bytes", "nan"))
+        figure("floor_broadcasts_per_table_s", floor.get("broadcasts_per_table_s", "nan"))
+        figure("floor_others_cpu_s", floor.get("others_cpu_s", "nan"))
+        figure("floor_steal_s", floor.get("steal_s", "nan"))
+    figure("keydown_to_own_fragment_p50_ms", percentile(stats.latencies.ms, 0.50), ".2f")
+    figure("keydown_to_own_fragment_p99_ms", percentile(stats.latencies.ms, 0.99), ".2f")
+    figure("tables", args.tables)
+    figure("p50_ms", percentile(stats.latencies.ms, 0.50), ".2f")
+    figure("p99_ms", percentile(stats.latencies.ms, 0.99), ".2f")
+    figure("spectator_p50_ms", percentile(stats.spectator_latencies.ms, 0.50), ".2f")
+    figure("spectator_p99_ms", percentile(stats.spectator_latencies.ms, 0.99), ".2f")
+    figure("timeouts", len(stats.timeouts))
+    figure("timeouts_at_stop", stats.timeouts_at_stop)
     if not args.no_floor:
-        print(f"floor_p99_ms: {floor.get('p99_ms', 'nan')}")
-    print(f"bytes_per_update_median: {statistics.median(stats.update_bytes):.0f}" if stats.update_bytes
-          else "bytes_per_update_median: nan")
+        figure("floor_p99_ms", floor.get("p99_ms", "nan"))
+    figure("bytes_per_update_median",
+           f"{statistics.median(stats.update_bytes):.0f}" if stats.update_bytes else "nan")
     if stats.window_s > 0 and args.tables:
-        print(f"server_cpu_s_per_table_minute: {stats.cpu_s / (args.tables * stats.window_s / 60):.3f}")
+        figure("server_cpu_s_per_table_minute", stats.cpu_s / (args.tables * stats.window_s / 60), ".3f")
     else:
-        print("server_cpu_s_per_table_minute: nan")
-    print(f"server_rss_mb_per_table: {(stats.rss_end_mb - rss_base) / args.tables:.2f}")
-    print("client_limited: " + client_limited(percentile(stats.loop_lags, 0.99), percentile(stats.latencies.ms, 0.99),
-                                              stats.client_cpu_s, stats.window_s))
+        figure("server_cpu_s_per_table_minute", "nan")
+    figure("server_rss_mb_per_table", (stats.rss_end_mb - rss_base) / args.tables, ".2f")
+    figure("client_limited", client_limited(percentile(stats.loop_lags, 0.99),
+                                            percentile(stats.latencies.ms, 0.99), stats.client_cpu_s, stats.window_s))
     # last: whether the figures above hold (the floor beside them is part of them)
     floor_disturbed = floor.get("disturbed") == "yes"
-    print(f"disturbed: {'yes' if reading.disturbed or floor_disturbed else 'no'}")
+    report.disturbed_figure(reading.disturbed or floor_disturbed)
 
 
 if __name__ == "__main__":

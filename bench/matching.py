@@ -40,23 +40,21 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-import uuid  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DEBUG", "true")
-SCRATCH_SQLITE = os.path.join(tempfile.mkdtemp(prefix="bench-queue-"), "queue.sqlite3")
-SCRATCH_PG = f"tetriwar_bench_queue_{uuid.uuid4().hex[:8]}"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.report import figure  # noqa: E402
+from bench.server import ScratchDatabase, django_in_process  # noqa: E402
+
 SERVER_URL = os.environ.get("DATABASE_URL", "")
+SCRATCH_PG = None
 if SERVER_URL:
-    os.environ["DATABASE_URL"] = SERVER_URL.rsplit("/", 1)[0] + "/" + SCRATCH_PG
+    SCRATCH_PG = ScratchDatabase(SERVER_URL.rsplit("/", 1)[0], prefix="tetriwar_bench_queue_")
+    os.environ["DATABASE_URL"] = SCRATCH_PG.url
 else:
-    os.environ["SQLITE_NAME"] = SCRATCH_SQLITE
+    os.environ["SQLITE_NAME"] = os.path.join(tempfile.mkdtemp(prefix="bench-queue-"), "queue.sqlite3")
 
-import django  # noqa: E402
-
-django.setup()
+django_in_process()
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -83,16 +81,6 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
 
 
-def scratch_postgres(create: bool) -> None:
-    import psycopg
-
-    with psycopg.connect(SERVER_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        if create:
-            conn.execute(f'CREATE DATABASE "{SCRATCH_PG}"')
-        else:
-            conn.execute(f'DROP DATABASE IF EXISTS "{SCRATCH_PG}" WITH (FORCE)')
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -108,14 +96,14 @@ def main() -> None:
     settings.CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1_000_000}}
     }
-    if SERVER_URL:
-        scratch_postgres(create=True)
+    if SCRATCH_PG is not None:
+        SCRATCH_PG.create()
     try:
         run(args, rng)
     finally:
         connections.close_all()
-        if SERVER_URL:
-            scratch_postgres(create=False)
+        if SCRATCH_PG is not None:
+            SCRATCH_PG.drop()
 
 
 def run(args, rng: random.Random) -> None:
@@ -234,37 +222,37 @@ def run(args, rng: random.Random) -> None:
         .values("user_id").annotate(n=Count("id")).filter(n__gt=1).count()
     )
     seated_not_followed = Seat.objects.filter(user__isnull=False).count() - len(matched)
-    print(f"database: {connections['default'].vendor}")
-    print(f"players: {args.players}")
-    print(f"seconds: {args.seconds:g}")
-    print(f"seed: {args.seed}")
-    print(f"rating_spread_mu: {args.spread:g}")
-    print(f"joins: {joins}")
-    print(f"polls: {polls}")
-    print(f"service_call_ms_p50: {percentile(call_seconds, 50) * 1000:.2f}")
-    print(f"service_call_ms_p99: {percentile(call_seconds, 99) * 1000:.2f}")
-    print(f"wall_s: {wall:.1f}")
-    print(f"tables: {len(by_table)}")
-    print(f"tables_running: {Table.objects.filter(status=Table.Status.RUNNING).count()}")
-    print(f"matched: {len(matched)}")
-    print(f"closed_the_page: {sum(1 for p in players if p.get('gone'))}")
-    print(f"seated_without_following: {seated_not_followed}")
+    figure("database", connections["default"].vendor)
+    figure("players", args.players)
+    figure("seconds", args.seconds, "g")
+    figure("seed", args.seed)
+    figure("rating_spread_mu", args.spread, "g")
+    figure("joins", joins)
+    figure("polls", polls)
+    figure("service_call_ms_p50", percentile(call_seconds, 50) * 1000, ".2f")
+    figure("service_call_ms_p99", percentile(call_seconds, 99) * 1000, ".2f")
+    figure("wall_s", wall, ".1f")
+    figure("tables", len(by_table))
+    figure("tables_running", Table.objects.filter(status=Table.Status.RUNNING).count())
+    figure("matched", len(matched))
+    figure("closed_the_page", sum(1 for p in players if p.get("gone")))
+    figure("seated_without_following", seated_not_followed)
     for name in GAMES:
-        print(f"never_matched_{name}: {sum(1 for i in never if players[i]['game'] == name)}")
-    print(f"rating_gap_p50_mu: {percentile(gaps, 50):.2f}")
-    print(f"rating_gap_p99_mu: {percentile(gaps, 99):.2f}")
-    print(f"rating_gap_p50_points: {percentile(gaps, 50) * POINTS_PER_MU:.0f}")
-    print(f"rating_gap_p99_points: {percentile(gaps, 99) * POINTS_PER_MU:.0f}")
-    print(f"time_to_match_mean_s: {statistics.fmean(waits) if waits else float('nan'):.2f}")
-    print(f"time_to_match_p50_s: {percentile(waits, 50):.2f}")
-    print(f"time_to_match_p99_s: {percentile(waits, 99):.2f}")
-    print(f"time_to_match_max_s: {max(waits, default=float('nan')):.2f}")
-    print(f"never_matched: {len(never)}")
-    print(f"double_seats: {double_seats}")
-    print("double_seats_target: 0")
-    print(f"time_to_match_with_company_p50_s: {percentile(company_waits, 50):.2f}")
-    print("time_to_match_with_company_p99_s_target: 10")
-    print(f"time_to_match_with_company_p99_s: {percentile(company_waits, 99):.2f}")
+        figure(f"never_matched_{name}", sum(1 for i in never if players[i]["game"] == name))
+    figure("rating_gap_p50_mu", percentile(gaps, 50), ".2f")
+    figure("rating_gap_p99_mu", percentile(gaps, 99), ".2f")
+    figure("rating_gap_p50_points", percentile(gaps, 50) * POINTS_PER_MU, ".0f")
+    figure("rating_gap_p99_points", percentile(gaps, 99) * POINTS_PER_MU, ".0f")
+    figure("time_to_match_mean_s", statistics.fmean(waits) if waits else float("nan"), ".2f")
+    figure("time_to_match_p50_s", percentile(waits, 50), ".2f")
+    figure("time_to_match_p99_s", percentile(waits, 99), ".2f")
+    figure("time_to_match_max_s", max(waits, default=float("nan")), ".2f")
+    figure("never_matched", len(never))
+    figure("double_seats", double_seats)
+    figure("double_seats_target", "0")
+    figure("time_to_match_with_company_p50_s", percentile(company_waits, 50), ".2f")
+    figure("time_to_match_with_company_p99_s_target", "10")
+    figure("time_to_match_with_company_p99_s", percentile(company_waits, 99), ".2f")
 
 
 if __name__ == "__main__":

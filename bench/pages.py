@@ -35,7 +35,6 @@ Prints ``name: value`` lines; the last two are ``p99_ms`` (all pages) and the he
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -47,15 +46,14 @@ import asyncio  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
 import resource  # noqa: E402
-import secrets  # noqa: E402
 import shutil  # noqa: E402
-import socket  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 
-from bench import machine  # noqa: E402
+from bench.client import COOKIE, fetch, get_request, read_response, source_address  # noqa: E402
+from bench.report import figure, figure_lines, percentile  # noqa: E402
+from bench.server import Servers, cpu_of, django_setup, free_port, login, server_env  # noqa: E402
 
 LOBBY_SHARE = 0.3  # of requests; the rest are table pages
 SEATED = 2  # seats taken at each 4-seat table
@@ -64,87 +62,25 @@ TIMEOUT = 10.0  # seconds for one response before the connection counts as faile
 OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
 
 
-# The server's environment and port as bench/live.py had them (copied, not imported:
-# that module pulls in the TetriWar AI and its command line changes on its own).
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-SECRET_KEY = "bench-" + secrets.token_urlsafe(48)  # one a run: the sessions written before the
-# server starts are signed with it
-
-
-def server_env(db_path: str, port: int) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SQLITE_NAME=db_path,
-        STATIC_ROOT=os.path.join(os.path.dirname(db_path), "static"),
-        DEBUG="false",
-        SECRET_KEY=SECRET_KEY,
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="false",
-        LOG_LEVEL="WARNING",
-        # What a page costs, not the per-address page budget (bench/abuse.py's
-        # "pages"): wrk's connections all come from one address.
-        HTTP_REQUESTS_PER_SECOND="1000000",
-        HTTP_REQUEST_BURST="1000000",
-    )
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
-    return env
-
-
-def prepare(tables: int, db_path: str, port: int) -> tuple[list[int], list[str]]:
+def prepare(tables: int, env: dict[str, str]) -> tuple[list[int], list[str]]:
     """Open tables with a few seated users and their sessions, before the server starts."""
-    os.environ.update(server_env(db_path, port))
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
-
-    from accounts.identity import PlayerRef
-    from accounts.models import User
+    django_setup(env)
     from lobby import services
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
-
-    # The backend a log-in through the site names in the session (django-axes' backend,
-    # listed first, only checks log-ins): the settings' SESSION_AUTH_BACKEND, if any.
-    backend = getattr(settings, "SESSION_AUTH_BACKEND", "") or next(
-        path for path in settings.AUTHENTICATION_BACKENDS if hasattr(load_backend(path), "get_user"))
-
-    def login(name: str) -> tuple[User, str]:
-        user = User.objects.create_user(name, password="bench-pass-123")
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = backend
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        return user, f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
 
     table_ids: list[int] = []
     cookies: list[str] = []
     for t in range(tables):
-        users = []
+        refs = []
         for s in range(SEATED):
-            user, cookie = login(f"bench{t}_{s}")
-            users.append(user)
+            _user, ref, cookie = login(f"bench{t}_{s}")
+            refs.append(ref)
             cookies.append(cookie)
-        refs = [PlayerRef(user_id=u.pk, guest_token="", name=u.username) for u in users]
         table = services.table_create(player=refs[0], game="tetriwar", options=OPTIONS, seats_total=4)
         for seat in range(2, SEATED + 1):
             services.seat_take(table_id=table.pk, player=refs[seat - 1], number=seat)
         table_ids.append(table.pk)
     for e in range(EXTRA_USERS):
-        cookies.append(login(f"bench_watch{e}")[1])
+        cookies.append(login(f"bench_watch{e}")[2])
     return table_ids, cookies
 
 
@@ -158,41 +94,6 @@ class Stats:
 
     def errors(self) -> int:
         return sum(self.statuses.values()) + sum(self.failures.values())
-
-
-COOKIE = re.compile(rb"^set-cookie:\s*([^=;\s]+)=([^;\r]*)", re.I | re.M)
-CONTENT_LENGTH = re.compile(rb"^content-length:\s*(\d+)", re.I | re.M)
-CHUNKED = re.compile(rb"^transfer-encoding:\s*chunked", re.I | re.M)
-CLOSE = re.compile(rb"^connection:\s*close", re.I | re.M)
-
-
-async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes, bytes, bool]:
-    """Status, header block, body and whether the server closes the connection."""
-    head = await reader.readuntil(b"\r\n\r\n")
-    status = int(head[9:12])
-    m = CONTENT_LENGTH.search(head)
-    if m is not None:
-        body = await reader.readexactly(int(m.group(1)))
-    elif CHUNKED.search(head):
-        parts = []
-        while True:
-            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
-            parts.append(await reader.readexactly(size + 2))
-            if size == 0:
-                break
-        body = b"".join(parts)
-    elif status in (204, 304) or 100 <= status < 200:
-        body = b""
-    else:  # no length: the body runs to the end of the connection
-        body = await reader.read()
-        return status, head, body, True
-    return status, head, body, CLOSE.search(head) is not None
-
-
-def source_address(visitor: int) -> str:
-    """Visitor ``visitor``'s own loopback address (as bench/live.py gives each table
-    one): the server's per-address limits see people, not one machine."""
-    return f"127.0.{1 + visitor // 250}.{1 + visitor % 250}"
 
 
 async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: float = 0.0,
@@ -212,12 +113,7 @@ async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: fl
         else:
             page, path = "table", b"/lobby/table/%d/" % rng.choice(tables)
         cookies = b"; ".join(k + b"=" + v for k, v in jar.items())
-        request = (
-            b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port
-            + b"User-Agent: tetriwar-bench\r\nAccept: text/html\r\n"
-            + (b"Cookie: " + cookies + b"\r\n" if cookies else b"")
-            + b"\r\n"
-        )
+        request = get_request(path, port, b"tetriwar-bench", cookies=cookies)
         if rate:
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
             if time.perf_counter() >= until:
@@ -256,14 +152,6 @@ async def visitor(port, cookie, kind, tables, rng, until, stats: Stats, rate: fl
         conn[1].close()
 
 
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, in seconds."""
-    task = machine.read_task(pid)
-    if task is None:
-        raise ProcessLookupError(f"process {pid} is gone")
-    return task.cpu / machine.CLOCK_TICKS
-
-
 def client_cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -285,20 +173,13 @@ async def drive(port, tables, cookies, concurrency, seconds, warmup, seed, serve
                     source_address(i))))
     await asyncio.sleep(warmup)
     stats.recording = True
-    t0, server0, client0 = time.perf_counter(), cpu_seconds(server_pid), client_cpu_seconds()
+    t0, server0, client0 = time.perf_counter(), cpu_of(server_pid), client_cpu_seconds()
     await asyncio.sleep(max(0.0, until - time.perf_counter()))
     stats.recording = False
-    t1, server1, client1 = time.perf_counter(), cpu_seconds(server_pid), client_cpu_seconds()
+    t1, server1, client1 = time.perf_counter(), cpu_of(server_pid), client_cpu_seconds()
     await asyncio.gather(*tasks)
     measured = {"seconds": t1 - t0, "server_cpu": server1 - server0, "client_cpu": client1 - client0}
     return stats, measured
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def run_wrk(port: int, table_id: int, cookie: str, concurrency: int, seconds: float) -> list[str]:
@@ -331,27 +212,6 @@ def run_wrk(port: int, table_id: int, cookie: str, concurrency: int, seconds: fl
     return lines
 
 
-def wait_ready(port: int, server: subprocess.Popen) -> None:
-    import http.client
-
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited with {server.returncode}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/lobby/")
-            response = conn.getresponse()
-            response.read()
-            conn.close()
-            if response.status == 200:
-                return
-            raise RuntimeError(f"/lobby/ answered {response.status}")
-        except (OSError, http.client.HTTPException):
-            time.sleep(0.1)
-    raise RuntimeError("the server did not answer within 30 s")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=15.0)
@@ -367,68 +227,48 @@ def main() -> None:
     if args.tables < 1 or args.concurrency < 1:
         parser.error("--tables and --concurrency must be at least 1")
 
-    tmp = tempfile.mkdtemp(prefix="tetriwar-bench-http-")
-    db_path = os.path.join(tmp, "bench.sqlite3")
-    port = free_port()
-    tables, cookies = prepare(args.tables, db_path, port)
-    server_log = open(os.path.join(tmp, "server.log"), "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=server_env(db_path, port), stdout=server_log, stderr=subprocess.STDOUT,
-    )
     wrk_lines: list[str] = []
-    try:
-        wait_ready(port, server)
+    with Servers.scratch("tetriwar-bench-http-", keep=args.keep) as servers:
+        # What a page costs, not the per-address page budget (bench/abuse.py's "pages"):
+        # wrk's connections all come from one address.
+        env = server_env(servers.tmp, HTTP_REQUESTS_PER_SECOND="1000000", HTTP_REQUEST_BURST="1000000")
+        tables, cookies = prepare(args.tables, env)
+        port = free_port()
+        server = servers.daphne("server", port, env)
+        servers.wait_for_port(port)
+        fetch(f"http://127.0.0.1:{port}/lobby/")  # answered (a status other than 200 raises)
         stats, measured = asyncio.run(drive(
             port, tables, cookies, args.concurrency, args.seconds, args.warmup, args.seed, server.pid, args.rate))
         if not args.no_wrk:
             wrk_lines = run_wrk(port, tables[0], cookies[0], args.concurrency, min(args.seconds, 10))
-    except BaseException:
-        server_log.flush()
-        with open(server_log.name) as log:
-            sys.stderr.write("--- server log (last lines) ---\n" + log.read()[-6000:])
-        raise
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        server_log.close()
-        if args.keep:
-            print(f"kept: {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
 
     seconds = measured["seconds"]
     every = [ms for values in stats.latencies.values() for ms in values]
-    print(f"tables: {args.tables}")
-    print(f"concurrency: {args.concurrency}")
-    print(f"offered_requests_per_s: {args.rate:.0f}" if args.rate else "offered_requests_per_s: as fast as answered")
-    print(f"seconds: {seconds:.2f}")
-    print(f"requests: {len(every)}")
-    print(f"errors: {stats.errors()}")
+    figure("tables", args.tables)
+    figure("concurrency", args.concurrency)
+    figure("offered_requests_per_s", f"{args.rate:.0f}" if args.rate else "as fast as answered")
+    figure("seconds", seconds, ".2f")
+    figure("requests", len(every))
+    figure("errors", stats.errors())
     for status, count in sorted(stats.statuses.items()):
-        print(f"errors_status_{status}: {count}")
+        figure(f"errors_status_{status}", count)
     for name, count in sorted(stats.failures.items()):
-        print(f"errors_{name}: {count}")
+        figure(f"errors_{name}", count)
     for page in ("lobby", "table"):
         values = [ms for (p, _), v in stats.latencies.items() if p == page for ms in v]
-        print(f"{page}_requests: {len(values)}")
-        print(f"{page}_p50_ms: {percentile(values, 0.50):.2f}")
-        print(f"{page}_p99_ms: {percentile(values, 0.99):.2f}")
+        figure(f"{page}_requests", len(values))
+        figure(f"{page}_p50_ms", percentile(values, 0.50), ".2f")
+        figure(f"{page}_p99_ms", percentile(values, 0.99), ".2f")
         for kind in ("anon", "user"):
-            print(f"{page}_{kind}_p99_ms: {percentile(stats.latencies.get((page, kind), []), 0.99):.2f}")
+            figure(f"{page}_{kind}_p99_ms", percentile(stats.latencies.get((page, kind), []), 0.99), ".2f")
         if stats.sizes[page]:
-            print(f"{page}_bytes_median: {statistics.median(stats.sizes[page]):.0f}")
-    print(f"server_cpu_percent: {100 * measured['server_cpu'] / seconds:.1f}")
-    print(f"client_cpu_percent: {100 * measured['client_cpu'] / seconds:.1f}")
-    for line in wrk_lines:
-        print(line)
-    print(f"p50_ms: {percentile(every, 0.50):.2f}")
-    print(f"p99_ms: {percentile(every, 0.99):.2f}")
-    print(f"requests_per_s: {len(every) / seconds:.1f}")
+            figure(f"{page}_bytes_median", statistics.median(stats.sizes[page]), ".0f")
+    figure("server_cpu_percent", 100 * measured["server_cpu"] / seconds, ".1f")
+    figure("client_cpu_percent", 100 * measured["client_cpu"] / seconds, ".1f")
+    figure_lines(wrk_lines)
+    figure("p50_ms", percentile(every, 0.50), ".2f")
+    figure("p99_ms", percentile(every, 0.99), ".2f")
+    figure("requests_per_s", len(every) / seconds, ".1f")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench import machine
+from bench.server import free_port
 from config import nginx as site_config
 
 SBIN = "/usr/sbin/nginx"  # Debian's; not on a non-root user's PATH
@@ -28,12 +29,6 @@ def binary() -> str | None:
     if os.access(SBIN, os.X_OK):
         return SBIN
     return shutil.which("nginx")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _children(pid: int) -> list[int]:
@@ -50,7 +45,7 @@ class Nginx:
         self.dir = Path(directory)
         self.servers = servers
         self.shards = shards
-        self.port = port or _free_port()
+        self.port = port or free_port()
         self.preexec_fn = preexec_fn
         self.proc: subprocess.Popen | None = None
         self.log = None

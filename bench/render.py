@@ -18,17 +18,15 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DEBUG", "true")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import django  # noqa: E402
+from bench.server import django_in_process  # noqa: E402
 
-django.setup()
+django_in_process()
 
 from django.template import Context, Engine  # noqa: E402
 
+from bench.report import figure  # noqa: E402
 from games.tetriwar import render  # noqa: E402
 
 ENGINE = Engine(libraries={"partials": "template_partials.templatetags.partials"}, builtins=[])
@@ -79,12 +77,12 @@ def main() -> None:
         render.row_cells.cache_clear()
         function_us = per_fragment_us(function, contexts, args.fragments)
         template_us = per_fragment_us(lambda c, p=partial: p.render(Context(c)), contexts, args.fragments)
-        print(f"{name}_function_us: {function_us:.2f}")
-        print(f"{name}_template_us: {template_us:.2f}")
+        figure(f"{name}_function_us", function_us, ".2f")
+        figure(f"{name}_template_us", template_us, ".2f")
         function_total += function_us
         template_total += template_us
-    print(f"fragments_each: {args.fragments}")
-    print(f"template_over_function: {template_total / function_total:.1f}")
+    figure("fragments_each", args.fragments)
+    figure("template_over_function", template_total / function_total, ".1f")
 
 
 if __name__ == "__main__":

@@ -28,15 +28,13 @@ import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DEBUG", "true")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import django  # noqa: E402
+from bench.server import django_in_process  # noqa: E402
 
-django.setup()
+django_in_process()
 
+from bench.report import figure, percentile  # noqa: E402
 from games.core.log import InputLog  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from games.replays import SNAPSHOT_EVERY, Replay  # noqa: E402
@@ -80,11 +78,6 @@ def bots_game(setup: dict):
     return live
 
 
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--minutes", type=int, default=15)
@@ -102,11 +95,12 @@ def main() -> None:
     game = live.game
     data = live.game.log.pack(*live.finished_game().clock)  # as games/services.py packs it
     minutes = (game.now - game.start) / 60_000
-    print(f"game: tetriwar, {args.players} {args.bot} bots, {args.minutes} minutes ({game.termination.value})")
-    print(f"simulate_s: {simulated:.1f}")
-    print(f"log_entries: {len(game.log)}")
-    print(f"bytes_per_game: {len(data)}")
-    print(f"bytes_per_minute: {len(data) / max(minutes, 1e-9):.0f}")
+    figure("game",
+           f"tetriwar, {args.players} {args.bot} bots, {args.minutes} minutes ({game.termination.value})")
+    figure("simulate_s", simulated, ".1f")
+    figure("log_entries", len(game.log))
+    figure("bytes_per_game", len(data))
+    figure("bytes_per_minute", len(data) / max(minutes, 1e-9), ".0f")
 
     # As the replay page opens it (games/replays.py ``recorded``, then ``Replay.of``).
     replayed_setup = {**setup, "players": [{**p, "handling": None} for p in setup["players"]]}
@@ -117,12 +111,12 @@ def main() -> None:
     open_ms = (time.perf_counter() - started) * 1000
     if replay.at(replay.duration).game.to_text() != game.to_text():
         raise SystemExit("the replay's end is not the game's end")
-    print(f"snapshot_every: {args.every}")
-    print(f"snapshots: {len(replay._snapshots)}")
-    print(f"last_snapshot_kb: {len(pickle.dumps(replay._snapshots[-1].game)) / 1024:.0f}")
-    print(f"moments: {len(replay.moments)}")
-    print(f"frame_bytes: {len(first.encode())}")
-    print(f"open_ms: {open_ms:.0f}")
+    figure("snapshot_every", args.every)
+    figure("snapshots", len(replay._snapshots))
+    figure("last_snapshot_kb", len(pickle.dumps(replay._snapshots[-1].game)) / 1024, ".0f")
+    figure("moments", len(replay.moments))
+    figure("frame_bytes", len(first.encode()))
+    figure("open_ms", open_ms, ".0f")
 
     # The floors, in the same run: the engine alone playing the log once (no snapshots,
     # no moments, nothing rendered), the least any open could cost; and the game area of
@@ -138,8 +132,8 @@ def main() -> None:
         started = time.perf_counter()
         live.render_full(live.seconds(game.now), live.start)
         renders.append((time.perf_counter() - started) * 1000)
-    print(f"floor_open_ms: {floor_open_ms:.0f}")
-    print(f"floor_render_p99_ms: {percentile(renders, 99):.1f}")
+    figure("floor_open_ms", floor_open_ms, ".0f")
+    figure("floor_render_p99_ms", percentile(renders, 0.99), ".1f")
 
     rng = random.Random(args.seed)
     seeks = []
@@ -148,9 +142,9 @@ def main() -> None:
         started = time.perf_counter()
         replay.render(t)
         seeks.append((time.perf_counter() - started) * 1000)
-    print(f"seek_p50_ms: {statistics.median(seeks):.1f}")
-    print(f"seek_max_ms: {max(seeks):.1f}")
-    print(f"seek_p99_ms: {percentile(seeks, 99):.1f}")
+    figure("seek_p50_ms", statistics.median(seeks), ".1f")
+    figure("seek_max_ms", max(seeks), ".1f")
+    figure("seek_p99_ms", percentile(seeks, 0.99), ".1f")
 
 
 if __name__ == "__main__":

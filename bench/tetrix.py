@@ -31,6 +31,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.report import figure, timed  # noqa: E402
 from games.tetrix import constants as C  # noqa: E402
 from games.tetrix.bot import TetrixBot  # noqa: E402
 from games.tetrix.engine import Game, Options  # noqa: E402
@@ -89,17 +90,6 @@ def naive_score(rows: tuple[str, ...]) -> int:
     return total
 
 
-def timed(fn, seconds: float) -> tuple[float, int]:
-    """Run ``fn`` (one pass) again and again for about ``seconds``; (seconds, passes)."""
-    passes, started = 0, time.perf_counter()
-    while True:
-        fn()
-        passes += 1
-        spent = time.perf_counter() - started
-        if spent >= seconds:
-            return spent, passes
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -132,22 +122,22 @@ def main() -> None:
     solo_scores = [g.score(1) for g in solos]
     verdicts = Counter(g.verdict() for g in solos)
 
-    print(f"games: {args.games}")
-    print(f"players: {len(SEATS)}")
-    print(f"rounds_mean: {statistics.mean(g.round for g in games):.1f}")
-    print(f"sheets: {len(sheets)}")
-    print(f"winner_score_mean: {statistics.mean(g.outcome().standings[0].score for g in games):.1f}")
-    print(f"solo_score_mean: {statistics.mean(solo_scores):.1f}")
-    print(f"solo_score_max: {max(solo_scores)}")
-    print(f"solo_stopped: {sum(g.stopped for g in solos)}")
+    figure("games", args.games)
+    figure("players", len(SEATS))
+    figure("rounds_mean", statistics.mean(g.round for g in games), ".1f")
+    figure("sheets", len(sheets))
+    figure("winner_score_mean", statistics.mean(g.outcome().standings[0].score for g in games), ".1f")
+    figure("solo_score_mean", statistics.mean(solo_scores), ".1f")
+    figure("solo_score_max", max(solo_scores))
+    figure("solo_stopped", sum(g.stopped for g in solos))
     for _, words in C.VERDICTS:
-        print(f"solo_{words.strip('!').replace(' ', '_').lower()}: {verdicts[words]}")
-    print(f"bot_arrange_ms_mean: {statistics.mean(timings['arrange']) * 1000:.3f}")
-    print(f"bot_write_ms_mean: {statistics.mean(timings['write']) * 1000:.3f}")
-    print(f"naive_sheets_scored_per_s: {naive_per_s:.0f}")
-    print(f"bitmask_over_naive: {per_s / naive_per_s:.1f}")
-    print(f"score_us_mean: {1e6 / per_s:.2f}")
-    print(f"sheets_scored_per_s: {per_s:.0f}")
+        figure(f"solo_{words.strip('!').replace(' ', '_').lower()}", verdicts[words])
+    figure("bot_arrange_ms_mean", statistics.mean(timings["arrange"]) * 1000, ".3f")
+    figure("bot_write_ms_mean", statistics.mean(timings["write"]) * 1000, ".3f")
+    figure("naive_sheets_scored_per_s", naive_per_s, ".0f")
+    figure("bitmask_over_naive", per_s / naive_per_s, ".1f")
+    figure("score_us_mean", 1e6 / per_s, ".2f")
+    figure("sheets_scored_per_s", per_s, ".0f")
 
 
 if __name__ == "__main__":

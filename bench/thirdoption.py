@@ -31,6 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.report import figure, timed  # noqa: E402
 from games.thirdoption.board import shape  # noqa: E402
 from games.thirdoption.bot import ThirdOptionBot  # noqa: E402
 from games.thirdoption.engine import Game, Options  # noqa: E402
@@ -70,17 +71,6 @@ def naive_fits(name: str, filled: int, masks: dict[str, list[int]]) -> bool:
     return any(not mask & filled for mask in masks[name])
 
 
-def timed(fn, seconds: float) -> tuple[float, int]:
-    """Run ``fn`` (one pass) again and again for about ``seconds``; (seconds, passes)."""
-    passes, started = 0, time.perf_counter()
-    while True:
-        fn()
-        passes += 1
-        spent = time.perf_counter() - started
-        if spent >= seconds:
-            return spent, passes
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -115,17 +105,17 @@ def main() -> None:
         copy._start_round(copy.now)  # the benchmark's one look inside: the round's start alone
         round_costs.append(time.perf_counter() - started)
 
-    print(f"games: {args.games}")
-    print(f"players: {len(SEATS)}")
-    print(f"rounds: {len(snapshots)}")
-    print(f"fits_checks: {len(pairs)}")
-    print(f"fits_true_share: {sum(answers) / len(answers):.3f}")
-    print(f"naive_fits_checks_per_s: {naive_per_s:.0f}")
-    print(f"bitmask_over_naive: {fits_per_s / naive_per_s:.1f}")
-    print(f"round_start_us_median: {statistics.median(round_costs) * 1e6:.1f}")
-    print(f"round_start_us_max: {max(round_costs) * 1e6:.1f}")
-    print(f"bot_decision_ms_mean: {thinking / decisions * 1000:.3f}")
-    print(f"fits_checks_per_s: {fits_per_s:.0f}")
+    figure("games", args.games)
+    figure("players", len(SEATS))
+    figure("rounds", len(snapshots))
+    figure("fits_checks", len(pairs))
+    figure("fits_true_share", sum(answers) / len(answers), ".3f")
+    figure("naive_fits_checks_per_s", naive_per_s, ".0f")
+    figure("bitmask_over_naive", fits_per_s / naive_per_s, ".1f")
+    figure("round_start_us_median", statistics.median(round_costs) * 1e6, ".1f")
+    figure("round_start_us_max", max(round_costs) * 1e6, ".1f")
+    figure("bot_decision_ms_mean", thinking / decisions * 1000, ".3f")
+    figure("fits_checks_per_s", fits_per_s, ".0f")
 
 
 if __name__ == "__main__":
