@@ -6,10 +6,7 @@ the tests'."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import unicodedata
-from pathlib import Path
 
 from django.conf import settings
 
@@ -18,8 +15,7 @@ from bench.live import Stats
 from bench.machine import Reading, Split
 from games import wire
 from lobby import chat
-
-ROOT = Path(__file__).resolve().parent.parent.parent
+from tests.bench.runs import run_bench
 
 
 def _outcome(text: str) -> str:
@@ -113,12 +109,8 @@ def test_the_split_each_side_s_cpu_and_the_others_print_and_a_disturbed_window_s
 
 
 def test_a_short_run_of_the_chat_flood():
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "abuse.py"), "--tables", "2", "--seconds", "3", "--attacks", "chat"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ),
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    lines = dict(line.split(": ", 1) for line in run.stdout.splitlines() if ": " in line)
+    run = run_bench("abuse.py", "--tables", "2", "--seconds", "3", "--attacks", "chat", timeout=600)
+    lines = run.figures
     assert "chat_error" not in lines, run.stdout
     assert int(lines["chat_sent"]) > 0, run.stdout
     assert 0 < int(lines["chat_written"]) <= int(lines["chat_written_bound"]), run.stdout

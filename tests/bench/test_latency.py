@@ -5,17 +5,12 @@ No timing thresholds: what is measured is the bench's business, not the tests'."
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from bench.latency import DelayProxy
+from tests.bench.runs import run_bench
 from tests.needs import need_chromium
-
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 async def _through_proxy(delay_ms: float, jitter_ms: float, messages: int = 60):
@@ -152,12 +147,8 @@ async def test_a_broken_side_ends_the_connection():
 @pytest.mark.browser
 def test_a_short_run_of_the_whole_bench():
     need_chromium()
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "latency.py"), "--pieces", "3", "--delay", "0", "50"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, env=dict(os.environ),
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    lines = dict(line.split(": ", 1) for line in run.stdout.splitlines() if ": " in line)
+    run = run_bench("latency.py", "--pieces", "3", "--delay", "0", "50", timeout=600)
+    lines = run.figures
     for case in ("0ms", "50ms"):
         assert lines[f"{case}_pieces"] == "3", run.stdout
         for kind in ("tap", "rotate", "drop"):

@@ -4,17 +4,12 @@ what is measured is the bench's business, not the tests'."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from bench.live import ENTER_CHANCE, Script, client_limited
-
-ROOT = Path(__file__).resolve().parent.parent.parent
+from tests.bench.runs import run_bench
 
 
 def test_the_script_sends_nothing_until_its_game_runs_and_then_places_piece_after_piece():
@@ -44,14 +39,8 @@ def test_the_client_makes_the_figure_when_its_lag_is_half_the_p99_or_it_fills_a_
 
 
 def test_a_short_run_of_the_scripted_client():
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "live.py"), "--tables", "2", "--seconds", "3", "--client", "scripted",
-         "--no-floor"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env=dict(os.environ),
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    out = run.stdout.splitlines()
-    lines = dict(line.split(": ", 1) for line in out if ": " in line)
+    run = run_bench("live.py", "--tables", "2", "--seconds", "3", "--client", "scripted", "--no-floor")
+    out, lines = run.lines, run.figures
     assert lines["client"] == "scripted", run.stdout
     assert int(lines["intents_sent"]) > 0 and int(lines["intents_acknowledged"]) > 0, run.stdout
     for name in ("p50_ms", "p99_ms", "spectator_p99_ms", "client_cpu_s", "client_loop_lag_p99_ms"):
@@ -162,14 +151,8 @@ def test_timeouts_at_stop_count_only_the_keys_left_without_an_answer():
 
 
 def test_a_short_capacity_sweep():
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "capacity.py"), "--tables", "1,2", "--seconds", "2",
-         "--modes", "embedded"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env=dict(os.environ),
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    out = run.stdout.splitlines()
-    lines = dict(line.split(": ", 1) for line in out if ": " in line)
+    run = run_bench("capacity.py", "--tables", "1,2", "--seconds", "2", "--modes", "embedded")
+    out, lines = run.lines, run.figures
     for tables in (1, 2):
         assert float(lines[f"embedded_{tables}_p99_ms"]) >= 0, run.stdout
         assert float(lines[f"embedded_{tables}_server_cpu_s_per_table_minute"]) > 0, run.stdout
@@ -191,13 +174,8 @@ def test_the_floor_is_given_the_sites_own_unprompted_broadcasts_and_update_size(
 
 
 def test_a_short_floor_run_measures_its_play_alone_with_the_traffic_it_was_given():
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "floor.py"), "--tables", "2", "--seconds", "2", "--ticks", "3.5",
-         "--bytes", "300"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env=dict(os.environ),
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    lines = dict(line.split(": ", 1) for line in run.stdout.splitlines() if ": " in line)
+    run = run_bench("floor.py", "--tables", "2", "--seconds", "2", "--ticks", "3.5", "--bytes", "300")
+    lines = run.figures
     assert (lines["ticks"], lines["bytes"]) == ("3.5", "300"), run.stdout
     assert float(lines["window_s"]) >= 2.0, run.stdout
     assert float(lines["broadcasts_per_table_s"]) > 3.5, run.stdout
