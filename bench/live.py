@@ -159,8 +159,10 @@ import signal  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from functools import lru_cache  # noqa: E402
+from typing import TypeVar  # noqa: E402
 
 from bench import machine, proxy, report  # noqa: E402
 from bench.client import (  # noqa: E402
@@ -206,6 +208,7 @@ HARMLESS = ("left", "right")  # sent while the plan's last key (the drop) is in 
 TAPPED = {"left": "left", "right": "right"}
 SWAP = {"left": "right", "right": "left"}
 INF = float("inf")
+T = TypeVar("T")
 REVERSED = 1e9  # ``Player.control_until`` while ← and → are swapped (any time ahead)
 
 # The markup of games/tetriwar/render.py, for one seat (a bot reads only its own).
@@ -626,6 +629,17 @@ class Track:
         return [entry[0] for by_seq in self.sent.values() for entry in by_seq.values() if entry[1]]
 
 
+def passed_over(by_seq: dict[int, T], seq: int) -> Iterator[T]:
+    """The intents of ``by_seq`` (by number, in the order sent) numbered before ``seq``,
+    taken out: the host handles a socket's intents in order, so once ``seq`` is
+    acknowledged, those still without an ack were passed over (they changed nothing)."""
+    while by_seq:
+        first = next(iter(by_seq))
+        if first >= seq:
+            return
+        yield by_seq.pop(first)
+
+
 class Keys:
     """One player's measured keys and their answers, in the order sent."""
 
@@ -665,11 +679,7 @@ class Keys:
         # time, the server was not stalled, and the earlier key (sent perhaps more than
         # a second before this one: the gaps are exponential) is not a timeout; else it
         # is one when its own wait was too long.
-        while pending:
-            first = next(iter(pending))
-            if first >= seq:
-                break
-            sent_at = pending.pop(first)
+        for sent_at in passed_over(pending, seq):
             if prompt or received - sent_at <= ACK_TIMEOUT:
                 stats.without_effect += 1
             else:
@@ -777,11 +787,7 @@ async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: 
                     stats.spectator_latencies.add(entry[0], (received - entry[0]) * 1000)
                 else:
                     stats.spectator_timeouts.append(entry[0])
-            while by_seq:  # earlier intents of that seat: passed over, never broadcast
-                first = next(iter(by_seq))
-                if first >= seq:
-                    break
-                earlier = by_seq.pop(first)
+            for earlier in passed_over(by_seq, seq):  # never broadcast …
                 if earlier[1]:  # … yet the sender saw its ack: lost on the way here
                     stats.spectator_timeouts.append(earlier[0])
         if 'id="game"' not in message:
