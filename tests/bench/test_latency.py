@@ -5,12 +5,29 @@ No timing thresholds: what is measured is the bench's business, not the tests'."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
 from bench.latency import DelayProxy
 from tests.bench.runs import run_bench
 from tests.needs import need_chromium
+
+
+@contextlib.asynccontextmanager
+async def _proxied(server, **options):
+    """A connection through a DelayProxy (``options``) to an upstream that ``server``
+    serves: (reader, writer), all of it closed afterwards (the proxy within 30 s)."""
+    upstream = await asyncio.start_server(server, "127.0.0.1", 0)
+    proxy = DelayProxy(upstream.sockets[0].getsockname()[:2], **options)
+    reader, writer = await asyncio.open_connection("127.0.0.1", await proxy.start())
+    try:
+        yield reader, writer
+    finally:
+        writer.close()
+        await asyncio.wait_for(proxy.close(), 30)
+        upstream.close()
+        await upstream.wait_closed()
 
 
 async def _through_proxy(delay_ms: float, jitter_ms: float, messages: int = 60):
@@ -42,16 +59,9 @@ async def _through_proxy(delay_ms: float, jitter_ms: float, messages: int = 60):
         writer.close()
         server_done.set()
 
-    upstream = await asyncio.start_server(server, "127.0.0.1", 0)
-    proxy = DelayProxy(upstream.sockets[0].getsockname()[:2], delay_ms=delay_ms, jitter_ms=jitter_ms, seed=7)
-    port = await proxy.start()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    await asyncio.wait_for(asyncio.gather(send(writer, "up"), collect(reader, "down")), 30)
-    await asyncio.wait_for(server_done.wait(), 30)
-    writer.close()
-    await proxy.close()
-    upstream.close()
-    await upstream.wait_closed()
+    async with _proxied(server, delay_ms=delay_ms, jitter_ms=jitter_ms, seed=7) as (reader, writer):
+        await asyncio.wait_for(asyncio.gather(send(writer, "up"), collect(reader, "down")), 30)
+        await asyncio.wait_for(server_done.wait(), 30)
     return sent, arrived
 
 
@@ -110,17 +120,10 @@ async def test_one_side_ending_its_stream_leaves_the_other_direction_open():
         finally:
             writer.close()
 
-    upstream = await asyncio.start_server(server, "127.0.0.1", 0)
-    proxy = DelayProxy(upstream.sockets[0].getsockname()[:2])
-    port = await proxy.start()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"hello")
-    writer.write_eof()
-    got = await asyncio.wait_for(reader.read(), 30)
-    writer.close()
-    await proxy.close()
-    upstream.close()
-    await upstream.wait_closed()
+    async with _proxied(server) as (reader, writer):
+        writer.write(b"hello")
+        writer.write_eof()
+        got = await asyncio.wait_for(reader.read(), 30)
     assert upstream_error == []
     assert got == b"".join(answer)
 
@@ -131,17 +134,10 @@ async def test_a_broken_side_ends_the_connection():
         await reader.read(5)
         writer.transport.abort()
 
-    upstream = await asyncio.start_server(server, "127.0.0.1", 0)
-    proxy = DelayProxy(upstream.sockets[0].getsockname()[:2])
-    port = await proxy.start()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"hello")
-    await writer.drain()
-    assert await asyncio.wait_for(reader.read(), 30) == b""
-    writer.close()
-    await asyncio.wait_for(proxy.close(), 30)
-    upstream.close()
-    await upstream.wait_closed()
+    async with _proxied(server) as (reader, writer):
+        writer.write(b"hello")
+        await writer.drain()
+        assert await asyncio.wait_for(reader.read(), 30) == b""
 
 
 @pytest.mark.browser
