@@ -17,7 +17,7 @@ once every socket is connected and closes before they close, as ``bench/live.py`
 play window: neither counts the handshakes. Whatever the site does
 above this (sessions, consumers, the channel layer, the game, the HTML) costs more
 than this; what this costs, the site cannot go below with Daphne. The server gets the
-environment ``bench/live.py`` gives the site's (``server_env``): the site's transport
+environment ``bench/live.py`` gives the site's (``bench/server.py``'s ``server_env``): the site's transport
 (``config/transport.py``) takes its limits from the site's settings.
 
 The server runs on ``--server-cpus`` and this process, the load, on ``--client-cpus``

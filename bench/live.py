@@ -25,7 +25,7 @@ server's; ``proxy_sockets_to_host`` counts, from its access log, the table socke
 sent to the process hosting the table. The default, ``--proxy none``, connects each
 socket straight to its Daphne.
 Every server process gets its whole configuration from the environment the bench
-sets (``server_env``: ``DEBUG=false``, a random ``SECRET_KEY``,
+sets (``bench/server.py``'s ``server_env``: ``DEBUG=false``, a random ``SECRET_KEY``,
 ``SECURE_SSL_REDIRECT=false``, ``ALLOWED_HOSTS``), so it runs the same whatever the
 settings' defaults are; the per-address socket limits keep their defaults.
 

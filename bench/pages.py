@@ -5,7 +5,7 @@
 
 Starts one Daphne process on the embedded default (SQLite in a temporary file, the
 in-memory channel layer, DEBUG off, static files collected into a temporary
-STATIC_ROOT, the environment of ``bench/live.py``) with N open TetriWar tables of
+STATIC_ROOT, the environment of ``bench/live.py``: ``bench/server.py``) with N open TetriWar tables of
 four seats, two of them taken. C visitors, each one keep-alive HTTP/1.1 connection
 over loopback from an address of its own (127.0.<1 + i // 250>.<1 + i % 250>), loop GET requests back to back for S seconds (after W seconds of
 warm-up that are not counted), which measures how many the server can answer; with
