@@ -338,20 +338,13 @@ class Planner:
         self.game = Game(Options.from_dict(options), 0, (1, 2), 0)
 
     def keys(self, state: dict, piece_no: int) -> list[str]:
-        from games.tetriwar.engine import field
+        from bench.live import ai_keys  # bench/live.py's bots plan the same way
 
         p = state["piece"]
         if p is None:
             return []
-        player = self.game.players[1]
-        player.bag.queue.clear()
-        player.bag.dealt = piece_no  # the AI keeps its choice while this is unchanged
-        try:
-            self.game.setup(1, field=field(*state["rows"]), piece=(p["kind"], p["r"], p["x"], p["y"]),
-                            next=state["next"])
-        except ValueError:
-            return []
-        return [intent.name for intent in self.ai.decide(self.game, 1, self.game.now)]
+        piece = (p["kind"], p["r"], p["x"], p["y"])
+        return ai_keys(self.ai, self.game, 1, state["rows"], piece, state["next"], piece_no) or []
 
 
 class Case:

@@ -242,6 +242,24 @@ def row_text(cells: str) -> str:
     return "".join("X" if attrs else "." for attrs in CELL.findall(cells))
 
 
+def ai_keys(ai: TetriWarAI, game: Game, seat: int, rows: list[str], piece: tuple[str, int, int, int],
+            next_pieces: list[str], piece_no: int, reversed_keys: bool = False) -> list[str] | None:
+    """The keys the AI presses to place ``piece`` (kind, rotation, x, visible y) on the
+    board as a page shows it (the 20 visible ``rows``, the preview, whether ← and → are
+    swapped), on the engine skeleton ``game`` rearranged for it (``Game.setup``); None
+    when the piece overlaps the field as seen (an update is on its way). ``piece_no``
+    tells a new piece: the AI keeps its choice while it is unchanged."""
+    player = game.players[seat]
+    player.bag.queue.clear()
+    player.bag.dealt = piece_no
+    player.control_until = REVERSED if reversed_keys else INF
+    try:
+        game.setup(seat, field=field(*rows), piece=piece, next=next_pieces)
+    except ValueError:
+        return None
+    return [intent.name for intent in ai.decide(game, seat, game.now)]
+
+
 class Bot:
     """One player's view of its own board, from the fragments, and the AI that plays it."""
 
@@ -337,17 +355,11 @@ class Bot:
         self.plan, self.expected, self.step = [], [], 0
         self.plan_for = (self.piece_no, self.field_version)
         kind, rotation, x, y = self.piece
-        game, seat = self.game, self.seat
-        player = game.players[seat]
-        player.bag.queue.clear()
-        player.bag.dealt = self.piece_no  # the AI keeps its choice while this is unchanged
-        player.control_until = REVERSED if self.reversed else INF
-        try:
-            game.setup(seat, field=field(*self.rows), piece=self.piece, next=self.next)
-        except ValueError:  # the piece overlaps the field as seen: wait for the next update
+        keys = ai_keys(self.ai, self.game, self.seat, self.rows, self.piece, self.next, self.piece_no,
+                       self.reversed)
+        if keys is None:  # the piece overlaps the field as seen: wait for the next update
             return
-        keys = [intent.name for intent in self.ai.decide(game, seat, game.now)]
-        masks = player.field.masks
+        masks = self.game.players[self.seat].field.masks
         state = (rotation, x, y + HIDDEN_ROWS)
         expected = [self.piece]
         for name in keys[:-1]:  # the piece before each key, as the engine moves it
