@@ -156,6 +156,7 @@ from bench.server import (  # noqa: E402
     login,
     rss_mb,
     server_env,
+    stop_on_sigterm,
     warm_up,
 )
 
@@ -1207,10 +1208,6 @@ def attack_lines(name: str, result: dict) -> list[str]:
     return lines
 
 
-def _terminated(signum, frame) -> None:
-    raise SystemExit(128 + signum)  # stop the server on SIGTERM
-
-
 def main() -> None:
     if "--run-attack" in sys.argv:  # an attack's own process (see run_attack)
         child = argparse.ArgumentParser()
@@ -1239,7 +1236,7 @@ def main() -> None:
     if args.tables < 1:
         parser.error("--tables must be at least 1")
 
-    signal.signal(signal.SIGTERM, _terminated)
+    stop_on_sigterm()
     # The honest client and (inherited) every attack process on the client CPUs; the
     # server takes the server CPUs as it starts (Servers).
     machine.pin(os.getpid(), cpus.client)

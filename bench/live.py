@@ -155,7 +155,6 @@ import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
-import signal  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
@@ -175,6 +174,7 @@ from bench.client import (  # noqa: E402
 )
 from bench.report import figure, percentile  # noqa: E402
 from bench.server import (  # noqa: E402
+    TETRIWAR_OPTIONS,
     ScratchDatabase,
     Servers,
     cpu_of,
@@ -186,6 +186,7 @@ from bench.server import (  # noqa: E402
     login,
     rss_mb,
     server_env,
+    stop_on_sigterm,
     wait_for_heartbeats,
     warm_up,
 )
@@ -196,7 +197,7 @@ from games.tetriwar.engine import Game, Options, field  # noqa: E402
 HEAD = re.compile(r"^<!--v(\d+)((?: a\d+:\d+)*)-->")
 ACK = re.compile(r" a(\d+):(\d+)")
 ERROR_CODE = re.compile(r'data-code="([A-Z_]*)"')
-OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
+OPTIONS = dict(TETRIWAR_OPTIONS)  # the tables' options (--minutes)
 SEATS = (1, 2, 3, 4)
 ENTER_CHANCE = 0.1  # per key, while the bomb store is not empty: press Enter instead
 ACK_TIMEOUT = 1.0  # seconds: an intent not acknowledged by then is a timeout
@@ -1052,10 +1053,6 @@ def run_floor(tables: int, seconds: float, rate: float, seed: int, cpus: machine
     return report.figures_of(out.stdout)
 
 
-def _terminated(signum, frame) -> None:
-    raise SystemExit(128 + signum)  # run the cleanup (servers, scratch database) on SIGTERM
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=10)
@@ -1104,7 +1101,7 @@ def main() -> None:
             parser.error(f"--proxy nginx: {err}")
     OPTIONS["minutes"] = args.minutes
 
-    signal.signal(signal.SIGTERM, _terminated)
+    stop_on_sigterm()
     # The load generator on the client CPUs (its threads too); each server process takes
     # the server CPUs as it starts (Servers).
     machine.pin(os.getpid(), cpus.client)

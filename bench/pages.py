@@ -53,13 +53,20 @@ import time  # noqa: E402
 
 from bench.client import COOKIE, fetch, get_request, read_response, source_address  # noqa: E402
 from bench.report import figure, figure_lines, percentile  # noqa: E402
-from bench.server import Servers, cpu_of, django_setup, free_port, login, server_env  # noqa: E402
+from bench.server import (  # noqa: E402
+    TETRIWAR_OPTIONS,
+    Servers,
+    cpu_of,
+    django_setup,
+    free_port,
+    login,
+    server_env,
+)
 
 LOBBY_SHARE = 0.3  # of requests; the rest are table pages
 SEATED = 2  # seats taken at each 4-seat table
 EXTRA_USERS = 4  # logged-in users who hold no seat
 TIMEOUT = 10.0  # seconds for one response before the connection counts as failed
-OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
 
 
 def prepare(tables: int, env: dict[str, str]) -> tuple[list[int], list[str]]:
@@ -75,7 +82,7 @@ def prepare(tables: int, env: dict[str, str]) -> tuple[list[int], list[str]]:
             _user, ref, cookie = login(f"bench{t}_{s}")
             refs.append(ref)
             cookies.append(cookie)
-        table = services.table_create(player=refs[0], game="tetriwar", options=OPTIONS, seats_total=4)
+        table = services.table_create(player=refs[0], game="tetriwar", options=TETRIWAR_OPTIONS, seats_total=4)
         for seat in range(2, SEATED + 1):
             services.seat_take(table_id=table.pk, player=refs[seat - 1], number=seat)
         table_ids.append(table.pk)

@@ -25,6 +25,8 @@ from bench.client import fetch
 
 ROOT = Path(__file__).resolve().parent.parent
 PG = "postgresql://postgres@127.0.0.1:5432"  # the machine's PostgreSQL (scale-out)
+# A TetriWar table as the benchmarks open it (bench/live.py's --minutes changes its copy)
+TETRIWAR_OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
 
 
 def free_port() -> int:
@@ -126,6 +128,15 @@ def login(username: str):
 
 
 # --- the server processes ---------------------------------------------------------------------
+
+def stop_on_sigterm() -> None:
+    """A SIGTERM to the bench ends it as an error does, through its cleanup (its servers
+    stopped, a scratch database dropped), rather than at once."""
+    def terminated(signum, frame) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminated)
+
 
 def die_with_parent() -> None:
     """In a server process before exec: get SIGTERM if the bench dies (Linux)."""
