@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test install install-dev chromium nginx gettext messages lint rules
+.PHONY: run test check install install-dev chromium nginx gettext messages lint rules
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -67,10 +67,21 @@ run: install messages rules
 	DEBUG=true $(BIN)/python manage.py migrate --noinput
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# Every test, with line and branch coverage; the run ends with the 25 slowest tests,
+# each test directory's time and the coverage (tests/report.py).
+COVERAGE_JSON := tests/artifacts/coverage.json
 test: install-dev chromium nginx messages rules
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	rm -f .coverage .coverage.* $(COVERAGE_JSON)
+	$(BIN)/python -m pytest --durations=25 --cov --cov-report=json:$(COVERAGE_JSON) $(PYTEST_ARGS)
+
+# The inner loop, for every change (within 90 s): lint, the import contracts, the rules'
+# unit tests, the game contract and the JavaScript tests. `make test` before a commit lands.
+check: install-dev messages rules
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -q tests/unit tests/contract $(PYTEST_ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .
