@@ -10,6 +10,9 @@ each test has contexts of its own, closed as it ends."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import time
 from functools import partial
 from pathlib import Path
 
@@ -33,7 +36,25 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _in_the_server_process() -> None:
+class ServerClock:
+    """The test server's game clock (``games.host.clock``, as the live tests' fake clock),
+    which a test may move forward: a one-minute game then runs its minute in seconds,
+    through the same engine steps that a server catching up after a stall takes."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self.ahead = multiprocessing.Value("d", 0.0)  # seconds, shared with the forked server
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead.value
+
+    def advance(self, seconds: float) -> None:
+        with self.ahead.get_lock():
+            self.ahead.value += seconds
+
+
+def _in_the_server_process(clock: ServerClock) -> None:
     """The test server is a fork of this process, which keeps no threads but its own.
     asgiref's executor for thread-sensitive calls (every ``database_sync_to_async``)
     would still count the thread that an earlier test of this process started, and
@@ -43,12 +64,37 @@ def _in_the_server_process() -> None:
     from asgiref.sync import SyncToAsync
     from channels.testing.live import set_database_connection
 
+    from games import host
+
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     set_database_connection()
+    host.clock = clock
+    signal.signal(signal.SIGTERM, _stop_at_once)
+
+
+def _stop_at_once(signum, frame) -> None:
+    """The test server, terminated by its test, stops at once as SIGTERM's default does,
+    having saved what coverage measured in it, when it measures (``make test``): the
+    fork's way out through Python's exit would wait for threads that never end."""
+    try:
+        import coverage
+    except ImportError:
+        measuring = None
+    else:
+        measuring = coverage.Coverage.current()
+    if measuring is not None:
+        measuring.stop()
+        measuring.save()
+    os._exit(0)
 
 
 @pytest.fixture
-def live_server_url(transactional_db, settings):
+def server_clock() -> ServerClock:
+    return ServerClock()
+
+
+@pytest.fixture
+def live_server_url(transactional_db, settings, server_clock):
     """The site served by Daphne (HTTP and WebSockets) on a free port."""
     from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
@@ -59,7 +105,7 @@ def live_server_url(transactional_db, settings):
     server = DaphneProcess(
         "localhost",
         partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=_in_the_server_process,
+        setup=partial(_in_the_server_process, server_clock),
     )
     server.start()
     while not server.ready.wait(timeout=1):
