@@ -378,54 +378,75 @@ def end_problems(page, width: int, what: str) -> list[str]:
 def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
     games_to_end, live_server_url, browser, screenshot, size
 ):
+    """Every game at once, each in a tab of its players (one signed-in browser each): their
+    countdowns, their ends and their rematches run together, and each is checked alone."""
     width, height = size
     touch = width < 1024
     problems: list[str] = []
+    people = {}
+    for name in ("hostess", "opponent", "thirdwheel"):
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        log_in(page, live_server_url, name)
+        people[name] = page
+    spare = dict(people)  # each one's signed-in tab goes to their first table
+    tables: dict[str, list] = {}
     for kind, (url, count) in games_to_end.items():
         pages = []
         for name in ("hostess", "opponent", "thirdwheel")[:count]:
-            page = browser.new_context(
-                viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
-            ).new_page()
+            page = spare.pop(name, None) or people[name].context.new_page()
             page.set_default_timeout(TIMEOUT)
-            log_in(page, live_server_url, name)
             page.goto(url)
             pages.append(page)
-        host_page, others = pages[0], pages[1:]
-        host_page.get_by_role("button", name="Start the game").click()
+        tables[kind] = pages
+
+    for pages in tables.values():
+        pages[0].get_by_role("button", name="Start the game").click()
+    for pages in tables.values():
         for page in pages:
             expect(page.locator("#table-status")).to_contain_text("A game is being played.")
             expect(page.locator(COUNTDOWNS)).to_have_count(0)
+    for pages in tables.values():
+        host_page, others = pages[0], pages[1:]
         # The player scrolled to play, as on a phone: the end must come into view by itself.
         host_page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         for page in others:  # the others leave: the host is left alone, and the game ends
             page.once("dialog", lambda dialog: dialog.accept())
             page.get_by_role("button", name="Leave the game").click()
+    for kind, pages in tables.items():
+        host_page = pages[0]
         for page in pages:
             expect_the_end_offers_rematch(page)
+        host_page.bring_to_front()
         problems += end_problems(host_page, width, f"the end of {kind}")
         broken = host_page.evaluate(HEADINGS_ON_MORE_THAN_ONE_LINE)
         problems += [f"the end of {kind}: the heading {text!r} breaks over lines" for text in broken]
         screenshot(host_page, f"layout-end-{kind}-{width}x{height}")
-        # Reloaded after the end (or opened again: Back, another tab), the page still
-        # shows the results and offers the rematch, as it did (not a spinner saying the
-        # game will appear when the host starts it). Scrolled down first: the browser puts
-        # back a reloaded page's scroll, which had the boards above the results.
+
+    # Reloaded after the end (or opened again: Back, another tab), the page still shows
+    # the results and offers the rematch, as it did (not a spinner saying the game will
+    # appear when the host starts it). Scrolled down first: the browser puts back a
+    # reloaded page's scroll, which had the boards above the results.
+    for kind, pages in tables.items():
+        host_page = pages[0]
+        host_page.bring_to_front()
         host_page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         host_page.reload()
         expect_the_end_offers_rematch(host_page)
-        expect(host_page.locator("#results tbody tr")).to_have_count(count)
+        expect(host_page.locator("#results tbody tr")).to_have_count(len(pages))
         problems += end_problems(host_page, width, f"the end of {kind}, reloaded")
         screenshot(host_page, f"layout-end-reloaded-{kind}-{width}x{height}")
-        # The rematch: the one who left stayed at the table, and plays again when asked.
+
+    # The rematch: the ones who left stayed at the table, and play again when asked.
+    for pages in tables.values():
         for page in pages:
             page.locator("[data-rematch]").click()
+    for kind, pages in tables.items():
         for page in pages:
             expect(page.locator("#table-status")).to_contain_text("A game is being played.")
             expect(page.locator("#results-title")).to_have_count(0)
         # The page reloaded with the results placed them itself; playing again, a reload
         # puts its scroll back as any page's.
-        assert host_page.evaluate("history.scrollRestoration") == "auto", kind
-        for page in pages:
-            page.context.close()
+        assert pages[0].evaluate("history.scrollRestoration") == "auto", kind
     assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)
