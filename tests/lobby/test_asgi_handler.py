@@ -39,6 +39,10 @@ def broken(request):
     raise RuntimeError("a bug")
 
 
+# How long a test waits for a response it expects: a bound on a hang, not a speed (a
+# loaded machine may take over a second to run a few threads' 20 ms).
+ANSWER_SECONDS = 10
+
 in_flight = {"now": 0, "most": 0}
 lock = threading.Lock()
 
@@ -77,7 +81,7 @@ def get(handler, url, client=None):
     communicator = HttpCommunicator(handler, "GET", url, headers=[(b"host", b"localhost")])
     if client is not None:
         communicator.scope["client"] = [client, 40000]
-    return communicator.get_response()
+    return communicator.get_response(timeout=ANSWER_SECONDS)
 
 
 async def test_requests_reuse_their_thread_and_run_the_middleware_on_it(handler):
@@ -111,15 +115,15 @@ async def test_a_streamed_response_is_sent_whole_and_closed_after(handler):
     # (valid ASGI), which channels' HttpCommunicator does not accept.
     communicator = HttpCommunicator(handler, "GET", "/stream", headers=[(b"host", b"localhost")])
     await communicator.send_input({"type": "http.request", "body": b""})
-    assert (await communicator.receive_output(1))["status"] == 200
+    assert (await communicator.receive_output(ANSWER_SECONDS))["status"] == 200
     body = b""
     while True:
-        chunk = await communicator.receive_output(1)
+        chunk = await communicator.receive_output(ANSWER_SECONDS)
         body += chunk.get("body", b"")
         if not chunk.get("more_body"):
             break
     assert body == b"one,two"
-    await communicator.wait(1)
+    await communicator.wait(ANSWER_SECONDS)
     assert closed == ["request-1_0"]
 
 
@@ -244,8 +248,8 @@ async def test_a_body_sent_slowly_holds_no_thread(settings):
     response = await get(handler, "/where", "10.0.0.66")  # the same address, the pool's one thread
     assert response["status"] == 200
     await slow_body.send_input({"type": "http.request", "body": b"&b=2"})
-    assert (await slow_body.receive_output(5))["status"] == 200  # the body came: served
-    assert (await slow_body.receive_output(5))["body"] == b"a=1&b=2"
-    await slow_body.wait(5)
+    assert (await slow_body.receive_output(ANSWER_SECONDS))["status"] == 200  # the body came: served
+    assert (await slow_body.receive_output(ANSWER_SECONDS))["body"] == b"a=1&b=2"
+    await slow_body.wait(ANSWER_SECONDS)
     assert handler.holding == {} and handler.threads == 1
     handler.idle[0].shutdown()
