@@ -7,15 +7,10 @@ tests beside it."""
 from __future__ import annotations
 
 import json
-import time
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
-
-# Where `make test` asks pytest-cov for its JSON report (written as the session ends,
-# before the terminal summary).
-COVERAGE_JSON = Path(__file__).resolve().parent / "artifacts" / "coverage.json"
 
 
 def directory_of(nodeid: str) -> str:
@@ -26,8 +21,8 @@ def directory_of(nodeid: str) -> str:
 
 
 class Costs:
-    def __init__(self) -> None:
-        self.started = time.time()
+    def __init__(self, coverage_json: Path | None) -> None:
+        self.coverage_json = coverage_json
         self.seconds: dict[str, float] = defaultdict(float)
         self.tests: dict[str, set[str]] = defaultdict(set)
 
@@ -47,19 +42,16 @@ class Costs:
         for where, seconds in sorted(self.seconds.items(), key=lambda item: -item[1]):
             write(f"{seconds:8.1f} s  {seconds / total:6.1%}  {len(self.tests[where]):5d} tests  {where}")
         write(f"{total:8.1f} s  {1:6.1%}  {sum(map(len, self.tests.values())):5d} tests  (all)")
-        summary = coverage_summary(COVERAGE_JSON, newer_than=self.started)
+        summary = coverage_summary(self.coverage_json) if self.coverage_json else []
         if summary:
             terminalreporter.section("coverage")
             for line in summary:
                 write(line)
 
 
-def coverage_summary(path: Path, newer_than: float = 0.0) -> list[str]:
-    """The totals of a coverage.py JSON report, if this run wrote one (not a report
-    left by an earlier run)."""
+def coverage_summary(path: Path) -> list[str]:
+    """The totals of a coverage.py JSON report."""
     try:
-        if path.stat().st_mtime < newer_than:
-            return []
         totals = json.loads(path.read_text())["totals"]
     except (OSError, ValueError, KeyError):
         return []
@@ -76,6 +68,15 @@ def coverage_summary(path: Path, newer_than: float = 0.0) -> list[str]:
     return out
 
 
+def coverage_json_of(config: pytest.Config) -> Path | None:
+    """The JSON report this run asked pytest-cov for (``--cov-report=json:PATH``), which
+    it writes as the session ends, before the terminal summary; None when not measuring."""
+    if not config.getoption("cov_source", None):
+        return None
+    reports = config.getoption("cov_report", None) or {}
+    return Path(reports.get("json") or "coverage.json") if "json" in reports else None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):  # the controller only, under xdist
-        config.pluginmanager.register(Costs(), "tetriwar-costs")
+        config.pluginmanager.register(Costs(coverage_json_of(config)), "tetriwar-costs")
