@@ -60,6 +60,13 @@ RUNNING = {
     "tetrix-solo": ((".tx-sheet", 1), "#tx-sheet-1"),
 }
 COUNTDOWNS = ".countdown, .vt-countdown, .to-countdown, .bk-countdown, .tx-countdown"
+# The table page's socket is open (htmx's ws extension keeps it in ``htmx-internal-data``):
+# the page is live, as a person sees it before they press Start.
+SOCKET_OPEN = """() => {
+  const socket = document.getElementById("table-socket");
+  const data = socket && socket["htmx-internal-data"];
+  return Boolean(data && data.webSocket && data.webSocket.socket && data.webSocket.socket.readyState === 1);
+}"""
 
 # What sticks out sideways: the page's width, and the innermost elements past its right edge.
 OVERFLOW = """(width) => {
@@ -221,6 +228,8 @@ def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, sc
         game_page.set_default_timeout(TIMEOUT)
         game_page.goto(f"{live_server_url}/lobby/")
         game_page.get_by_role("button", name=button, exact=True).click()
+        game_page.wait_for_url(re.compile(r"/tables?/\d+"))
+        game_page.wait_for_function(SOCKET_OPEN)
         game_page.get_by_role("button", name="Start the game").click()
         expect(game_page.locator("#table-status")).to_contain_text("A game is being played.")
         games[name] = game_page
@@ -402,6 +411,8 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
         tables[kind] = pages
 
     for pages in tables.values():
+        for page in pages:
+            page.wait_for_function(SOCKET_OPEN)
         pages[0].get_by_role("button", name="Start the game").click()
     for pages in tables.values():
         for page in pages:
