@@ -11,12 +11,12 @@ scratch PostgreSQL database (``tetriwar_bench_<random>`` as postgres@127.0.0.1:5
 dropped at the end), uses a Redis database of its own (``--redis-db``, flushed before
 and after), and starts two Daphne processes, each hosting half of K shards
 (``GAME_HOST_SHARDS``, default 2; ``HOSTED_SHARDS``), with a table's sockets routed to
-the process hosting it, as the README's proxy does; with ``--workers W`` the tables are
+the process hosting it, as the proxy of docs/operations.md does; with ``--workers W`` the tables are
 hosted instead by W ``manage.py runworker game-host-…`` workers (K shards split over
 them, default K = W) and the sockets of one table alternate between the two Daphnes.
 It waits for every shard's heartbeat before playing.
 ``--proxy nginx``: every socket and request goes through Debian's nginx instead, serving
-the README's site (config/nginx.py, bench/proxy.py: a master process of its own on a
+the site of docs/operations.md (config/nginx.py, bench/proxy.py: a master process of its own on a
 loopback port, one worker, its configuration and logs in the run's temporary
 directory), which routes a table's sockets to its host as operators run it; the
 Daphnes trust it (``TRUSTED_PROXIES=127.0.0.1``), so the per-address limits still see
@@ -1072,7 +1072,7 @@ def main() -> None:
                         help="scale-out: host the tables in W runworker workers instead of the Daphnes")
     parser.add_argument("--redis-db", type=int, default=7, help="scale-out: the Redis database (flushed)")
     parser.add_argument("--proxy", choices=("none", "nginx"), default="none",
-                        help="nginx: every socket and request through Debian's nginx serving the README's site")
+                        help="nginx: every socket and request through Debian's nginx serving the site of docs/operations.md")
     parser.add_argument("--keep", action="store_true", help="keep the server's database (SQLite) and logs")
     parser.add_argument("--no-floor", action="store_true",
                         help="do not run bench/floor.py (same tables, rate and seconds) after the live run")

@@ -1,5 +1,5 @@
 """Debian's nginx in front of the Daphne processes, as operators run it: the site
-config/nginx.py writes (the README's), served by an nginx master process of its own
+config/nginx.py writes (the one docs/operations.md shows), served by an nginx master process of its own
 with its configuration, pid, logs and temporary files in one directory, listening on
 a loopback port, and stopped at the end. The system's nginx service is never used.
 
