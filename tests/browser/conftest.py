@@ -70,22 +70,27 @@ def _in_the_server_process(clock: ServerClock) -> None:
     set_database_connection()
     host.clock = clock
     signal.signal(signal.SIGTERM, _stop_at_once)
+    _untraced()
 
 
 def _stop_at_once(signum, frame) -> None:
-    """The test server, terminated by its test, stops at once as SIGTERM's default does,
-    having saved what coverage measured in it, when it measures (``make test``): the
-    fork's way out through Python's exit would wait for threads that never end."""
+    """The test server, terminated by its test, stops at once as SIGTERM's default does
+    (under coverage the handler inherited from the test process would run instead, and
+    the fork's way out through Python's exit waited for threads that never end)."""
+    os._exit(0)
+
+
+def _untraced() -> None:
+    """The fork inherits the test process's coverage tracer, when it measures (``make
+    test``): stopped here, unsaved. A browser test checks the page; traced, the server
+    took those tests twice as long, and tests/live measures its code in-process."""
     try:
         import coverage
     except ImportError:
-        measuring = None
-    else:
-        measuring = coverage.Coverage.current()
+        return
+    measuring = coverage.Coverage.current()
     if measuring is not None:
         measuring.stop()
-        measuring.save()
-    os._exit(0)
 
 
 @pytest.fixture
