@@ -180,8 +180,7 @@ class Chromium:
     def __init__(self) -> None:
         from playwright.sync_api import sync_playwright
 
-        self.manager = sync_playwright()
-        self.playwright = self.manager.start()
+        self.playwright = sync_playwright().start()
         self.loop = asyncio.get_running_loop()  # Playwright's own, marked running by its start
         self.browser = self.launch()
         self.park()
@@ -206,7 +205,7 @@ class Chromium:
         try:
             self.browser.close()
         finally:
-            self.manager.__exit__(None, None, None)
+            self.playwright.stop()
             asyncio.events._set_running_loop(None)
 
 
