@@ -68,20 +68,22 @@ run: install messages rules
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Every test, with line and branch coverage; the run ends with the 25 slowest tests,
-# each test directory's time and the coverage (tests/report.py).
+# each test directory's time and the coverage (tests/report.py). Two workers (one per
+# core of the CI machine): a worker that runs out of tests takes some of the other's.
 COVERAGE_JSON := tests/artifacts/coverage.json
+WORKERS ?= 2
 test: install-dev chromium nginx messages rules
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	rm -f .coverage .coverage.* $(COVERAGE_JSON)
-	$(BIN)/python -m pytest --durations=25 --cov --cov-report=json:$(COVERAGE_JSON) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal --durations=25 --cov --cov-report=json:$(COVERAGE_JSON) $(PYTEST_ARGS)
 
-# The inner loop, for every change (within 90 s): lint, the import contracts, the rules'
+# The inner loop, for every change (its aim: 90 s): lint, the import contracts, the rules'
 # unit tests, the game contract and the JavaScript tests. `make test` before a commit lands.
 check: install-dev messages rules
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q tests/unit tests/contract $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal tests/unit tests/contract $(PYTEST_ARGS)
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -19,6 +19,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.tetriwar.forms import HandlingForm
 from lobby import chat
+from lobby import services as table_services
 from lobby.models import ChatIgnore
 
 
@@ -59,7 +60,7 @@ def language(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("profile")
@@ -85,23 +86,37 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def guest(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_safe_next(request, "lobby:index"))
     form = GuestForm(request.POST or None, initial={"name": request.session.get("guest_name", "")})
+    sit = _table_to_sit_at(request)
     if request.method == "POST" and form.is_valid():
-        guest_start(request.session, form.cleaned_data["name"])
+        player = guest_start(request.session, form.cleaned_data["name"])
         messages.success(
             request, gettext("You are playing as %(name)s (guest).") % {"name": form.cleaned_data["name"]}
         )
+        if sit is not None:
+            # They pressed Sit at a table (its link, its seat panel): the name was the
+            # one thing missing, so they sit down now, at its first free seat.
+            try:
+                table_services.seat_take_first_free(table_id=sit, player=player, ip=request_client_address(request))
+            except table_services.TableError as err:
+                messages.error(request, err.message)
         return redirect(_safe_next(request, "lobby:index"))
     return render(
         request,
         "accounts/guest.html",
-        {"form": form, "next": _safe_next(request, "")},
+        {"form": form, "next": _safe_next(request, ""), "sit": sit},
         status=400 if form.errors else 200,
     )
+
+
+def _table_to_sit_at(request: HttpRequest) -> int | None:
+    """The table whose Sit brought a visitor here (``sit``), if any."""
+    value = request.POST.get("sit") or request.GET.get("sit") or ""
+    return int(value) if value.isdigit() and len(value) < 10 else None
 
 
 def _profile_context(user: User) -> dict:
@@ -145,7 +160,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def key_bindings(request: HttpRequest) -> HttpResponse:
     form = KeyBindingsForm(request.POST or None, initial=request.user.bindings())
     handling = HandlingForm(request.POST or None, initial=HandlingForm.initial_for(request.user.handling))

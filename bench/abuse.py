@@ -738,8 +738,8 @@ async def chat(attack: Attack) -> dict:
             if "<" in text or ">" in text or '"' in text:  # escaped, none of these is left
                 seen["unescaped"] += 1
 
-    async def talk(writer: dict, target: int | str, first: int, pace: Pace | None) -> None:
-        n, hostile = first, None
+    async def talk(writer: dict, target: int | str, first: int, pace: Pace | None, hostile: Hostile | None) -> None:
+        n = first
         address = writer["address"] or attack.address
         while attack.running():
             if hostile is None or not hostile.open:
@@ -762,13 +762,24 @@ async def chat(attack: Attack) -> dict:
         if hostile is not None:
             await hostile.close()
 
-    talkers = []
+    sockets = []  # (writer, target, its first text, the writer's pace)
     for i, writer in enumerate(spec["writers"]):
         pace = Pace(paced_rate) if writer["paced"] else None
         targets: list[int | str] = ["/ws/lobby/"]
         targets += [tables[(i * CHAT_TABLE_SOCKETS + j) % len(tables)] for j in range(CHAT_TABLE_SOCKETS)]
-        talkers += [talk(writer, target, 3 * i + j, pace) for j, target in enumerate(targets)]
-    await asyncio.gather(*talkers)
+        sockets += [(writer, target, 3 * i + j, pace) for j, target in enumerate(targets)]
+    # Every writer's sockets open before the attack's clock starts: on a loaded machine
+    # (this process runs niced) opening them could take the whole of a short attack.
+    opened = await asyncio.gather(*(
+        attack.connect(target, writer["cookie"], on_message, address=writer["address"] or attack.address)
+        for writer, target, _first, _pace in sockets
+    ))
+    attack.start = time.perf_counter()
+    attack.until = attack.start + attack.config["seconds"]
+    await asyncio.gather(*(
+        talk(writer, target, first, pace, hostile)
+        for (writer, target, first, pace), hostile in zip(sockets, opened, strict=True)
+    ))
     return {"writers": len(spec["writers"]), "paced_frames_per_s": paced_rate, "texts_received": seen["texts"],
             "live_messages_received": seen["live"], "unescaped": seen["unescaped"]}
 

@@ -529,6 +529,7 @@ class Stats:
         self.machine: machine.Reading | None = None  # every process's CPU over the play window
         self.tables_running_at_window = 0
         self.connected = 0
+        self.greeted = 0  # sockets that had the server's first frame: their seat is known
         self.rss_samples: list[tuple[float, float]] = []
         self.connect_retries = 0
         self.connect_s = 0.0
@@ -723,9 +724,13 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
     async with await open_socket(ws_url, cookie, origin, gate, stats, address) as ws:
 
         async def read():
+            nonlocal greeted
             try:
                 async for message in ws:
                     received = received_at(ws)
+                    if not greeted:
+                        greeted = True
+                        stats.greeted += 1
                     head = HEAD.match(message)
                     if head is None:
                         if "ws-error" in message:
@@ -741,7 +746,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
             except websockets.exceptions.ConnectionClosed:
                 pass  # the sender finds out when it next sends
 
-        seq = 0
+        seq, greeted = 0, False
         reader = asyncio.create_task(read())
         try:
             await started.wait()
@@ -817,8 +822,12 @@ async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: 
     async with await open_socket(ws_url, cookie, origin, gate, stats, address) as ws:
 
         async def reader() -> None:
+            greeted = False
             try:
                 async for message in ws:
+                    if not greeted:
+                        greeted = True
+                        stats.greeted += 1
                     read(message, received_at(ws))
             except websockets.exceptions.ConnectionClosed as closed:
                 stats.dropped.append(f"spectator: {closed}")
@@ -911,13 +920,13 @@ class Room:
                 urls[4], setup["ws_cookies"][4], origins[4], self.window, stats, gate,
                 self.on_results(t, setup) if self.cycle else None, address, track)))
 
-        # Every socket open (and its seat known to the server) before any game starts.
-        while stats.connected < len(self.tasks) and not any(task.done() for task in self.tasks):
+        # Every socket open and its seat known to the server (the server's first frame
+        # follows that: lobby/consumers.py's on_connect) before any game starts.
+        while stats.greeted < len(self.tasks) and not any(task.done() for task in self.tasks):
             await asyncio.sleep(0.05)
         for task in self.tasks:
             if task.done() and task.exception() is not None:
                 raise task.exception()
-        await asyncio.sleep(1)
         stats.connect_s = time.perf_counter() - t0
 
         t0 = time.perf_counter()
@@ -1117,7 +1126,7 @@ def main() -> None:
     try:
         with Servers.scratch("tetriwar-bench-", cpus.server, keep=args.keep) as servers:
             if args.scale_out:
-                scratch.create()
+                scratch.create(migrated=True)
                 flush_redis(redis_url)
             env = server_env(servers.tmp, database_url=scratch.url if scratch else "", redis_url=redis_url,
                              shards=shards)

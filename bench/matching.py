@@ -97,7 +97,7 @@ def main() -> None:
         "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1_000_000}}
     }
     if SCRATCH_PG is not None:
-        SCRATCH_PG.create()
+        SCRATCH_PG.create(migrated=True)
     try:
         run(args, rng)
     finally:

@@ -11,7 +11,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.utils import translation
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import etag, require_GET
+from django.views.decorators.http import etag, require_safe
 from django.views.i18n import JavaScriptCatalog
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -20,13 +20,13 @@ from config.network import request_client_address
 from games import views as game_views
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """For a load balancer in front of several Daphne processes: this one answers."""
     return HttpResponse("ok\n", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def metrics(request: HttpRequest) -> HttpResponse:
     """Prometheus' scrape (config/metrics.py), for a scraper on this machine or a staff
     member; anybody else gets the 404 of a page that does not exist."""
@@ -35,7 +35,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     return HttpResponse(generate_latest(site_metrics.registry()), content_type=CONTENT_TYPE_LATEST)
 
 
-@require_GET
+@require_safe
 @cache_control(public=True, max_age=24 * 3600)
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico on pages that name no icon (the stand-alone error
@@ -57,7 +57,7 @@ def _javascript_catalog(lang: str) -> tuple[str, str]:
     return text, hashlib.sha256(response.content).hexdigest()[:16]
 
 
-@require_GET
+@require_safe
 @cache_control(public=True, max_age=3600)
 @etag(lambda request, lang: _javascript_catalog(lang)[1] if lang in LANGUAGE_CODES else None)
 def javascript_catalog(request: HttpRequest, lang: str) -> HttpResponse:

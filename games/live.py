@@ -306,6 +306,11 @@ class LiveGameBase:
     def results_context(self) -> dict[str, Any]:
         return {}
 
+    def ending_words(self, outcome: Outcome) -> str:
+        """How the game ended, in the results: the words of its termination, or a game's
+        own, more exact ones where it knows them (Te-Trix: whose sheet had no room)."""
+        return termination(outcome.termination)
+
     def render_results(self, game_row: Any, outcome: Outcome | None = None, *, oob: bool = True) -> str:
         """The results panel: of the game just played (``outcome`` None: the engine's),
         pushed over the live boards with the clock stopped; or (``oob`` False) on its own,
@@ -330,7 +335,7 @@ class LiveGameBase:
             })
         context = {
             "rows": rows, "game": game_row, "game_id": getattr(game_row, "pk", None),
-            "termination": termination(outcome.termination), "oob": oob,
+            "termination": self.ending_words(outcome), "oob": oob,
             "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
         }
         html = render_to_string(self.TEMPLATE + "#results", context)

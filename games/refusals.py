@@ -147,7 +147,9 @@ REFUSALS: dict[str, str] = {
     "NOT_A_BOT": gettext_noop("That seat holds no bot."),
     "NO_PLAYER": gettext_noop("That seat holds no player."),
     "OWN_SEAT": gettext_noop("That is your own seat: stand up to leave it."),
-    "PLAYER_PRESENT": gettext_noop("That player is at the table: only the seat of a player who is gone can be freed."),
+    "PLAYER_PRESENT": gettext_noop("That player is at the table: give them a moment more to get ready."),
+    "TABLE_FULL": gettext_noop("This table is full: every seat is taken."),
+    "PLAYER_READY": gettext_noop("That player is at the table and ready to play: their seat stays."),
     "NO_BOTS": gettext_noop("This game has no bots to practise against."),
     "NO_SOLO": gettext_noop("This game has no solo variant."),
     # --- chat (lobby/chat.py, lobby/edge.py) ------------------------------------------

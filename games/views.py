@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import selectors, words
 from games.core.outcome import Termination
@@ -20,7 +20,7 @@ from games.tetriwar.render import pieces_css
 FAMILY = ("TetriWar", "Viertris", "Third Option", "Block-Killer", "Te-Trix")
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     games = list(GAMES.values())
     playable = {spec.name for spec in games}
@@ -29,12 +29,12 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     return render(request, "games/index.html", {"games": list(GAMES.values())})
 
 
-@require_GET
+@require_safe
 def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     spec = get_game(slug)
     if spec is None:
@@ -42,7 +42,7 @@ def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, spec.how_to_template, {"game": spec})
 
 
-@require_GET
+@require_safe
 @cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)  # the link carries a version
 def tetriwar_pieces_css(request: HttpRequest) -> HttpResponse:
     """Where each cell of a falling piece sits, built from the engine's shape table: a
@@ -50,12 +50,12 @@ def tetriwar_pieces_css(request: HttpRequest) -> HttpResponse:
     return HttpResponse(pieces_css(), content_type="text/css; charset=utf-8")
 
 
-@require_GET
+@require_safe
 def leaderboard_index(request: HttpRequest) -> HttpResponse:
     return redirect("games:leaderboard", game=next(iter(GAMES)))
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     spec = get_game(game)
     if spec is None:
@@ -158,7 +158,7 @@ def _replay_players(game: Game) -> list:
     return sorted(game.participations.all(), key=lambda p: (p.place is None, p.place or 0, p.seat))
 
 
-@require_GET
+@require_safe
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game played back in the boards of its table, from its input log."""
     game = _get_replayed_game(request, game_id)
@@ -237,7 +237,7 @@ def _replay_context(replay: Replay, t: float, moment: int) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def replay_at(request: HttpRequest, game_id: int) -> HttpResponse:
     """One frame of a replay: ``{"t": seconds, "moment": number of the last moment by
     then (-1: none), "html": the #game region}``, at ``?t=<seconds>`` or ``?i=<moment>``."""

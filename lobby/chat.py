@@ -109,6 +109,7 @@ class Writer:
     state: str  # "ok", "anon" (log in), "guest" (guests read), "muted", "closed", "banned"
     muted_until: datetime | None = None
     room: str = ""  # where a message goes: Room.TABLE, Room.SPECTATORS, Room.LOBBY
+    flooded: bool = False  # muted by the site itself, for writing too fast (the box says so)
 
 
 def muted_until(user: User) -> datetime | None:
@@ -145,14 +146,14 @@ def writer(player: PlayerRef | None, table_id: int | None, place: Place | None =
         return Writer("anon", room=room)
     if player.user_id is None:
         return Writer("ok" if settings.CHAT_GUESTS_MAY_WRITE else "guest", room=room)
-    user = User.objects.filter(pk=player.user_id).only("muted_until", "banned_at").first()
+    user = User.objects.filter(pk=player.user_id).only("muted_until", "mute_reason", "banned_at").first()
     if user is None:
         return Writer("anon", room=room)
     if user.is_banned:
         return Writer("banned", room=room)
     until = muted_until(user)
     if until is not None:
-        return Writer("muted", until, room)
+        return Writer("muted", until, room, flooded=user.mute_reason == FLOOD_MUTE_REASON)
     return Writer("ok", room=room)
 
 
@@ -433,11 +434,13 @@ def delete(*, message: ChatMessage, by: User | None, reason: str = "") -> bool:
         reason=(reason or f"{message.author_name}: {message.text}")[:200],
     )
     group, pk = group_of(message.table_id), message.pk
-    transaction.on_commit(
-        lambda: async_to_sync(get_channel_layer().group_send)(
-            group, {"type": "chat.deleted", "html": f'<li id="chat-{pk}" hx-swap-oob="delete"></li>'}
-        )
-    )
+    # Who wrote it, and where: a page that never showed it (its reader hides the writer,
+    # or a player's page and the spectators' room) is not sent its removal.
+    event = {
+        "type": "chat.deleted", "html": f'<li id="chat-{pk}" hx-swap-oob="delete"></li>',
+        "room": message.room, "author": author_tag(message.author_key),
+    }
+    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, event))
     return True
 
 
@@ -461,6 +464,9 @@ def unmute(*, user: User, by: User | None) -> None:
     _mute_changed(user.pk)
 
 
+FLOOD_MUTE_REASON = "Writing too fast in the chat (automatic)."
+
+
 def mute_for_flood(player: PlayerRef) -> datetime:
     """The edge refused ``player`` too often in a row for writing too fast: muted for
     ``CHAT_FLOOD_MUTE_SECONDS`` (logged as a moderation with no moderator)."""
@@ -468,7 +474,7 @@ def mute_for_flood(player: PlayerRef) -> datetime:
     if player.user_id is not None:
         user = User.objects.filter(pk=player.user_id).first()
         if user is not None:
-            mute(user=user, until=until, reason="Writing too fast in the chat (automatic).", by=None)
+            mute(user=user, until=until, reason=FLOOD_MUTE_REASON, by=None)
     return until
 
 

@@ -100,10 +100,14 @@ class ChatConsumer(SiteConsumer):
                 await self.chat_muted({})
             raise
 
-    async def chat_message(self, event: dict[str, Any]) -> None:
+    def shows(self, event: dict[str, Any]) -> bool:
+        """Whether this page shows a message of ``event``'s room and writer."""
         if event["room"] == chat.Room.SPECTATORS and self.seat is not None:
-            return  # the spectators' room is not for the players
-        if event["author"] in self.ignored:
+            return False  # the spectators' room is not for the players
+        return event["author"] not in self.ignored
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        if not self.shows(event):
             return
         html = event["html"]
         if self.language != settings.LANGUAGE_CODE:
@@ -114,7 +118,8 @@ class ChatConsumer(SiteConsumer):
         await self.relay(html)
 
     async def chat_deleted(self, event: dict[str, Any]) -> None:
-        await self.relay(event["html"])
+        if self.shows(event):  # else the page has no such message to take away
+            await self.relay(event["html"])
 
     async def chat_ignores(self, event: dict[str, Any]) -> None:
         """The viewer hid a writer, or showed one again (on any page of theirs)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -11,6 +13,7 @@ from django.core.cache import cache
 from django.db.models import Count, Prefetch, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext
 
 from accounts.identity import PlayerRef
@@ -148,6 +151,31 @@ class SeatView:
     away: bool = False  # a seated person with no page of the table open
     left: bool = False  # left the running game: watches the rest of it
     rating: ShownRating | None = None  # the player's in the table's game; guests and bots have none
+    # Between games, in how many ms the host may free this seat (0: now), or None (never:
+    # a bot, a ready player at the table, or no game to wait for).
+    free_in_ms: int | None = None
+
+
+# Between games the host may free the seat of a player at the table who is not ready, once
+# they have had this long to get ready (since they sat down, or since the last game ended);
+# the seat of a player who is away, at once.
+FREE_SEAT_GRACE = dt.timedelta(seconds=20)
+
+
+def seat_free_in(table: Table, seat: Seat, away: bool, now: dt.datetime, opened_at: dt.datetime | None):
+    """How long until the host may free ``seat`` (zero: now), or None if they may not."""
+    if table.status != Table.Status.OPEN or seat.bot_level:
+        return None
+    if away:
+        return dt.timedelta(0)
+    if seat.ready:
+        return None
+    since = max(seat.joined_at, opened_at) if opened_at else seat.joined_at
+    return max(dt.timedelta(0), since + FREE_SEAT_GRACE - now)
+
+
+def last_game_end(table: Table) -> dt.datetime | None:
+    return Game.objects.filter(table=table).order_by("-pk").values_list("ended_at", flat=True).first()
 
 
 def _people_at(table: Table) -> set[tuple[int | None, str]]:
@@ -158,6 +186,7 @@ def _people_at(table: Table) -> set[tuple[int | None, str]]:
 def seat_views(table: Table, player: PlayerRef | None) -> list[SeatView]:
     taken = {s.number: s for s in table.seats.all()}
     present = _people_at(table)
+    now, opened_at = timezone.now(), ...  # the last game's end: read once, if a seat needs it
     views = []
     for number in range(1, table.seats_total + 1):
         seat = taken.get(number)
@@ -170,10 +199,20 @@ def seat_views(table: Table, player: PlayerRef | None) -> list[SeatView]:
             )
         )
         away = left = False
+        free_in_ms = None
         if seat is not None and not seat.bot_level:
-            away = (seat.user_id, "" if seat.user_id is not None else seat.guest_token) not in present
+            # One's own seat is never away on one's own page: it is open (its socket may
+            # not have connected yet).
+            away = not mine and (seat.user_id, "" if seat.user_id is not None else seat.guest_token) not in present
             left = seat.left_game and table.status == Table.Status.RUNNING
-        views.append(SeatView(number=number, seat=seat, mine=mine, away=away, left=left))
+            if not mine and table.status == Table.Status.OPEN:
+                if opened_at is ...:
+                    opened_at = last_game_end(table)
+                wait = seat_free_in(table, seat, away, now, opened_at)
+                free_in_ms = None if wait is None else math.ceil(wait.total_seconds() * 1000)
+        views.append(
+            SeatView(number=number, seat=seat, mine=mine, away=away, left=left, free_in_ms=free_in_ms)
+        )
     return views
 
 
@@ -232,13 +271,16 @@ def table_panels(table: Table, version: str, player: PlayerRef | None) -> TableP
     (seats, readiness, watchers, pot, why the start waits) is the table's at that
     version, the same for everybody."""
     # A seat whose player left the running game plays no more: its page watches.
-    mine = next((v for v in seat_views(table, player) if v.mine), None)
+    views = seat_views(table, player)
+    mine = next((v for v in views if v.mine), None)
     my_seat = mine.number if mine is not None and not mine.left else 0
     role = "anon" if player is None else "{}{}{}".format(
         mine.number if mine else 0, "L" if mine and mine.left else "", "h" if is_host(table, player) else ""
     )
     key = (table.pk, version, role, get_language())
     html = _panels.get(key)
+    # A Free seat button still to come is counted down from now: such panels are not kept.
+    counting = any(v.free_in_ms for v in views)
     if html is None:
         context = table_page_context(table, player)
         context.update(oob=False, csrf_token=PANEL_CSRF)
@@ -247,7 +289,8 @@ def table_panels(table: Table, version: str, player: PlayerRef | None) -> TableP
         )
         if len(_panels) >= PANELS_KEPT:
             _panels.clear()
-        _panels[key] = html
+        if not counting:
+            _panels[key] = html
     return TablePanels(html=html, my_seat=my_seat)
 
 

@@ -9,6 +9,7 @@ player, and changes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Any
 
 from django.conf import settings
@@ -27,7 +28,7 @@ from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
 from lobby.models import Seat, ServerBeat, Table, Watcher
-from lobby.selectors import is_host, rematch_offered, start_problem
+from lobby.selectors import is_host, last_game_end, rematch_offered, seat_free_in, start_problem
 
 
 class TableError(Refusal):
@@ -196,6 +197,18 @@ def table_create(
 
 
 @transaction.atomic
+def seat_take_first_free(*, table_id: int, player: PlayerRef | None, ip: str | None = None) -> Seat:
+    """The table's first free seat for ``player`` (who followed its link and chose a name
+    first): as ``seat_take``, or why not (full, running, closed, …)."""
+    table = _lock(table_id)
+    taken = set(table.seats.values_list("number", flat=True))
+    free = next((n for n in range(1, table.seats_total + 1) if n not in taken), None)
+    if free is None and table.status == Table.Status.OPEN:
+        raise TableError("TABLE_FULL", gettext("This table is full: every seat is taken."))
+    return seat_take(table_id=table_id, player=player, number=free or 1, ip=ip)
+
+
+@transaction.atomic
 def seat_take(*, table_id: int, player: PlayerRef | None, number: int, ip: str | None = None) -> Seat:
     table = _lock(table_id)
     if table.status == Table.Status.CLOSED:
@@ -283,27 +296,25 @@ def seats_mark_left(*, table_id: int, seats: list[int]) -> None:
 
 @transaction.atomic
 def seats_free_after_game(*, table_id: int) -> list[int]:
-    """After a game: the seats of those who left it and are no longer at the table are
-    freed, so that the others' rematch does not wait for somebody who is gone (a leaver
-    still watching keeps their seat, and may ask for the rematch too). Returns the seats freed."""
+    """After a game: the seats of those who left it (Leave, a ban, gone too long) are
+    freed, so that the others' rematch does not wait for them; one who still watches
+    may sit down again. Returns the seats freed."""
     table = _lock(table_id)
     left = list(table.seats.filter(left_game=True))
     if not left:
         return []
-    gone = [seat for seat in left if not _at_the_table(table, seat)]
-    table.seats.filter(left_game=True).exclude(pk__in=[s.pk for s in gone]).update(left_game=False)
-    if gone:
-        table.seats.filter(pk__in=[s.pk for s in gone]).delete()
-        if table.status != Table.Status.CLOSED:
-            _hand_over_or_close(table)
+    table.seats.filter(pk__in=[s.pk for s in left]).delete()
+    if table.status != Table.Status.CLOSED:
+        _hand_over_or_close(table)
     broadcast.table_changed(table.pk)
-    return [seat.number for seat in gone]
+    return [seat.number for seat in left]
 
 
 @transaction.atomic
 def seat_free(*, table_id: int, player: PlayerRef | None, number: int) -> None:
     """The host frees the seat of a player who is not at the table any more (their page
-    is closed), between games, so that the next game does not wait for them."""
+    is closed), or who has not got ready in the grace they had, between games, so that
+    the next game does not wait for them."""
     table = _lock(table_id)
     if not is_host(table, player):
         raise TableError("NOT_HOST", gettext("Only the table's host can free a seat."))
@@ -314,11 +325,18 @@ def seat_free(*, table_id: int, player: PlayerRef | None, number: int) -> None:
         raise TableError("NO_PLAYER", gettext("Seat %(seat)s holds no player.") % {"seat": number})
     if _seat_of(table, player) == seat:
         raise TableError("OWN_SEAT", gettext("That is your own seat: stand up to leave it."))
-    if _at_the_table(table, seat):
+    wait = seat_free_in(table, seat, not _at_the_table(table, seat), timezone.now(), last_game_end(table))
+    if wait is None:
+        raise TableError(
+            "PLAYER_READY",
+            gettext("%(name)s is at the table and ready to play: their seat stays.")
+            % {"name": seat.display_name},
+        )
+    if wait:
         raise TableError(
             "PLAYER_PRESENT",
-            gettext("%(name)s is at the table: only the seat of a player who is gone can be freed.")
-            % {"name": seat.display_name},
+            gettext("%(name)s is at the table: give them %(seconds)s s more to get ready.")
+            % {"name": seat.display_name, "seconds": math.ceil(wait.total_seconds())},
         )
     seat.delete()
     _hand_over_or_close(table)
@@ -521,7 +539,9 @@ def watcher_add(
             "server": server,
         },
     )
-    _presence_changed(table_id, player.user_id if player else None, player.guest_token if player else "", arrives)
+    _presence_changed(
+        table_id, player.user_id if player else None, player.guest_token if player else "", arrives
+    )
     return game
 
 
@@ -540,8 +560,11 @@ def _presence_changed(table_id: int, user_id: int | None, guest_token: str, chan
     spectator count changed, which is the same for everybody."""
     seated = Seat.objects.filter(table_id=table_id, bot_level="")
     seated = (
-        seated.filter(user_id=user_id) if user_id is not None
-        else seated.filter(user__isnull=True, guest_token=guest_token) if guest_token else seated.none()
+        seated.filter(user_id=user_id)
+        if user_id is not None
+        else seated.filter(user__isnull=True, guest_token=guest_token)
+        if guest_token
+        else seated.none()
     )
     if changed and seated.exists():
         broadcast.table_changed(table_id)
@@ -616,7 +639,18 @@ def _check_bot(table: Table, player: PlayerRef | None, number: int) -> None:
 # computing, names that read the same in every language; the word "bot" and the level
 # are added where the name is shown, in the reader's language (games.words.bot_name).
 BOT_NAMES = (
-    "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Claude", "Hedy", "Konrad", "Radia", "Linus", "Frances",
+    "Ada",
+    "Alan",
+    "Grace",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Claude",
+    "Hedy",
+    "Konrad",
+    "Radia",
+    "Linus",
+    "Frances",
 )
 
 
@@ -635,7 +669,8 @@ def bot_add(*, table_id: int, player: PlayerRef | None, number: int, level: str)
         levels = ", ".join(spec.bot_levels) if spec and spec.bot_levels else gettext("none")
         raise TableError(
             "BAD_BOT",
-            gettext("Unknown bot level %(level)s; this game has: %(levels)s.") % {"level": repr(level), "levels": levels},
+            gettext("Unknown bot level %(level)s; this game has: %(levels)s.")
+            % {"level": repr(level), "levels": levels},
         )
     if table.is_competitive:
         raise TableError(
@@ -643,7 +678,9 @@ def bot_add(*, table_id: int, player: PlayerRef | None, number: int, level: str)
         )
     if table.seats.filter(number=number).exists():
         raise TableError("SEAT_TAKEN", gettext("Seat %(seat)s is taken.") % {"seat": number})
-    seat = Seat.objects.create(table=table, number=number, bot_level=level, name=bot_name_for(number), ready=True)
+    seat = Seat.objects.create(
+        table=table, number=number, bot_level=level, name=bot_name_for(number), ready=True
+    )
     broadcast.table_changed(table.pk)
     return seat
 
@@ -690,7 +727,9 @@ def practice_create(*, player: PlayerRef | None, game: str, ip: str | None = Non
         ip=ip,
     )
     for number in range(2, seats + 1):
-        bot_add(table_id=table.pk, player=player, number=number, level=spec.bot_levels[len(spec.bot_levels) // 2])
+        bot_add(
+            table_id=table.pk, player=player, number=number, level=spec.bot_levels[len(spec.bot_levels) // 2]
+        )
     seat_ready(table_id=table.pk, player=player, ready=True)
     return table
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.identity import player_from_request
@@ -33,7 +33,7 @@ def _client_ip(request: HttpRequest) -> str | None:
     return request_client_address(request)
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game")
     if game not in GAMES:
@@ -55,7 +55,7 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def create(request: HttpRequest, game: str) -> HttpResponse:
     spec = get_game(game)
     if spec is None:
@@ -94,7 +94,7 @@ def create(request: HttpRequest, game: str) -> HttpResponse:
 # never_cache: Back to a table page must load it afresh (its seats, a game under way),
 # not show the browser's stored copy of how the table was.
 @never_cache
-@require_GET
+@require_safe
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     version = selectors.table_version(table_id)
     table = selectors.table_for_page(table_id, version)
@@ -302,12 +302,13 @@ def _queue_context(entry, now) -> dict:
             and waited >= quickplay.OFFER_BOT_AFTER_SECONDS
         ),
         "poll_seconds": quickplay.POLL_SECONDS,
+        "per_match": quickplay.players_per_match(spec) if spec else 2,
     }
 
 
 # never_cache: a reload or Back asks the server, which knows whether one still waits.
 @never_cache
-@require_GET
+@require_safe
 def queue(request: HttpRequest) -> HttpResponse:
     """The waiting page, and (for htmx) its status: each look keeps the player in the
     queue and runs the matcher; a match sends the page to the table."""
@@ -334,11 +335,19 @@ def queue_leave(request: HttpRequest) -> HttpResponse:
     if table is not None:
         return redirect(table)
     if request.POST.get("then") == "practice" and game is not None:
+        # From the wait page the player asked to play now: the game starts (its 3-2-1).
         return _one_click_table(
-            request, game, services.practice_create, gettext("Log in, or choose a guest name, to practise.")
+            request, game, _practice_started, gettext("Log in, or choose a guest name, to practise.")
         )
     messages.info(request, gettext("You left the queue."))
     return redirect("lobby:index")
+
+
+def _practice_started(*, player, game: str, ip: str | None) -> Table:
+    table = services.practice_create(player=player, game=game, ip=ip)
+    if table.status == Table.Status.OPEN:
+        services.table_start(table_id=table.pk, player=player)
+    return table
 
 
 @require_POST

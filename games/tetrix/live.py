@@ -357,18 +357,19 @@ class TetrixLive(LiveGameBase):
         parts.append(self._log_fragment("tx-log"))
         return "".join(parts)
 
+    def ending_words(self, outcome) -> str:
+        # What happened, in place of "The board is full." (the same words for every game,
+        # untrue of a sheet with empty cells left): whose sheet had no room, or was full.
+        # (A panel from the record alone, with no game to ask, says the general words.)
+        whose = self._whose_sheet(self.name) if self.game is not None else None
+        return str(whose) if whose is not None else termination(outcome.termination)
+
     def results_context(self) -> dict[str, Any]:
         game = self.game
         context: dict[str, Any] = {}
-        if game is None:
+        if game is None or not self.options.solo:
             return context
-        words = termination(game.outcome().termination)
-        whose = self._whose_sheet(self.name)
-        if whose is not None:
-            words = f"{words} {whose}"
-        if not self.options.solo:
-            context["termination"] = words
-            return context
+        words = self.ending_words(game.outcome())
         if game.stopped:
             words = gettext("You stopped the game.")
         points = game.score(self.seats[0])

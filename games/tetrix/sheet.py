@@ -344,14 +344,13 @@ class Sheet:
         return tuple(written)
 
     def rows(self) -> tuple[str, ...]:
-        """The text form: 7 rows of 7 cells, ``o`` ``s`` ``x``, ``.`` empty."""
-        out = []
-        for r in range(C.SIZE):
-            chars = []
-            for c in range(C.SIZE):
-                chars.append(self.symbol_at(r, c) or C.EMPTY)
-            out.append("".join(chars))
-        return tuple(out)
+        """The text form: 7 rows of 7 cells, ``o`` ``s`` ``x``, ``.`` empty (each cell
+        as :meth:`symbol_at` reads it; a cell holds one symbol at most)."""
+        grid = [[C.EMPTY] * C.SIZE for _ in range(C.SIZE)]
+        for symbol, mask in zip(C.SYMBOLS, self.masks, strict=True):
+            for row, column in cells_of(mask):
+                grid[row][column] = symbol
+        return tuple("".join(row) for row in grid)
 
     def bar(self) -> str:
         """A solo sheet's bar: ``X`` a crossed box, ``.`` an open one ("" without a bar)."""

@@ -108,7 +108,7 @@ class Game(RunsOnAClock, Replayable):
             if self._clock.turn != seat:
                 raise IllegalIntent("NOT_YOUR_TURN", f"It is seat {self._clock.turn}'s turn, not yours.")
             if self.grid.is_full(intent.column):
-                raise IllegalIntent("COLUMN_FULL", f"Column {intent.column} is full.")
+                raise IllegalIntent("COLUMN_FULL", f"Column {intent.column + 1} is full.")  # counted from 1, as shown
         except IllegalIntent:
             self._pending = events  # the clocks did run: report their events next time
             raise

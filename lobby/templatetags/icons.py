@@ -28,3 +28,16 @@ LINK = mark_safe(
 @register.simple_tag
 def link_icon() -> str:
     return LINK
+
+
+# Away (a seat's player has no page of the table open): the power sign, drawn, since the
+# fonts of many systems (Debian's among them) have no glyph for U+23FB.
+AWAY = mark_safe(
+    '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" '
+    'stroke="currentColor" stroke-width="2.4" stroke-linecap="round" d="M12 3v8M6.7 6.5a7.5 7.5 0 1010.6 0"/></svg>'
+)
+
+
+@register.simple_tag
+def away_icon() -> str:
+    return AWAY

@@ -63,6 +63,9 @@ function start() {
   document.addEventListener("scroll", (e) => {
     if (e.target === log()) following = atBottom(e.target);
   }, true);
+  document.addEventListener("input", (e) => {
+    if (e.target.id === "chat-input") sayLength(e.target);
+  });
   document.addEventListener("submit", (e) => {
     const form = e.target.closest("[data-chat-form]");
     if (!form) return;
@@ -198,11 +201,34 @@ function unread() {
 }
 
 // --- writing ---------------------------------------------------------------------------
+// A message longer than the chat takes (the box's data-max-length, lobby/chat.py's
+// CHAT_MAX_LENGTH, counted as the server counts: in characters) is said so at once, as it
+// is typed or pasted, and not sent; nothing is cut off without a word.
+function tooLong(box) {
+  const max = Number(box.dataset.maxLength || 0);
+  const over = max ? [...box.value.trim()].length - max : 0;
+  return over > 0 ? over : 0;
+}
+function sayLength(box) {
+  const over = tooLong(box);
+  box.toggleAttribute("aria-invalid", over > 0);
+  if (over) {
+    said(interpolate(ngettext("%s character too many: a message has at most %s.",
+      "%s characters too many: a message has at most %s.", over), [over, box.dataset.maxLength]), "error");
+  } else if (document.getElementById("chat-said")?.hasAttribute("data-length")) {
+    said("", ""); // short enough again: the length's message goes (another one stays)
+  }
+  document.getElementById("chat-said")?.toggleAttribute("data-length", over > 0);
+}
+
 function send(form) {
   const box = form.querySelector("input[name=text]");
   const text = box.value.trim();
   if (!text) return;
-  if (!socket) {
+  if (tooLong(box)) { sayLength(box); return; } // kept in the box, to shorten
+  // A socket closed but whose close is not yet told (closing) is no socket: htmx's wrapper
+  // would keep the message and send it again on reconnecting, while the box keeps it too.
+  if (!socket || openSocket?.readyState !== WebSocket.OPEN) {
     // Nothing is lost: the text stays in the box, to send once the page is back.
     said(gettext("Not connected: your message is still in the box. Send it again when the connection is back."),
       "error");

@@ -49,8 +49,21 @@
     clocks();
     notices();
     results();
+    later();
     afterMessage.forEach((fn) => fn());
   });
+  document.body.addEventListener("htmx:afterSwap", later); // a form's answer brings panels too
+
+  // A control the server offers after a while (the host's Free seat for a player who has
+  // not got ready: lobby/selectors.py) comes hidden, with the ms until it is offered.
+  function later() {
+    document.querySelectorAll("[data-shown-in-ms]").forEach((el) => {
+      const ms = Number(el.dataset.shownInMs);
+      delete el.dataset.shownInMs;
+      setTimeout(() => { el.hidden = false; }, ms);
+    });
+  }
+  later();
 
   function send(frame) {
     if (socket) socket.send(JSON.stringify(frame));
@@ -122,8 +135,7 @@
     seenResults = panel;
     // In view means below the top bar too, where it stays on screen (sticky: on a phone
     // it is three lines tall), and a reloaded page keeps the scroll it had.
-    const bar = document.querySelector(".topbar");
-    const covered = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+    const covered = coveredByBar();
     const box = panel.getBoundingClientRect();
     if (box.top < covered || box.top > window.innerHeight - 160) {
       panel.style.scrollMarginTop = `${Math.ceil(covered) + 12}px`;
@@ -184,6 +196,8 @@
       startAt = performance.now() + Number(countdown.dataset.countdownMs);
       delete countdown.dataset.countdownMs;
       endAt = null;
+      // The game starts: the player's own board in view (laid out first: two frames).
+      requestAnimationFrame(() => requestAnimationFrame(ownIntoView));
     } else if (clock.dataset.stopped !== undefined) {
       endAt = startAt = null; // the game is over: the server's text stays
     }
@@ -202,7 +216,7 @@
         overlay.setAttribute("aria-live", "assertive");
         game && game.appendChild(overlay);
       }
-      overlay.textContent = String(Math.ceil((startAt - now) / 1000));
+      show(overlay, String(Math.ceil((startAt - now) / 1000)));
       return;
     }
     if (overlay) { overlay.remove(); overlay = null; }
@@ -210,10 +224,47 @@
       const s = Math.ceil(Math.max(0, endAt - now) / 1000);
       const text = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
       const slot = clock.querySelector(".vt-secs") || clock;
-      slot.textContent = text;
+      show(slot, text);
       clock.classList.toggle("low", s <= 10);
     }
   }
+  // Ten ticks a second, a new text once a second: writing the same text again would still
+  // replace its node, lay out and paint the page anew, and have a live region (the 3-2-1)
+  // say it again.
+  function show(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  // --- the start and the end: what a player looks at stays in view ------------------------
+  // Under the top bar where it stays on screen (sticky: three lines tall on a phone).
+  function coveredByBar() {
+    const bar = document.querySelector(".topbar");
+    return bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+  }
+  // As a game starts, a player's own board (with its name and clock) comes wholly into
+  // view, its top first where it is taller than the screen: the host has often scrolled
+  // down to press Start. A game on one shared board brings the game's top into view.
+  function ownIntoView() {
+    const me = mySeat();
+    if (!me) return;
+    const own = document.querySelector(`#player-${me}, #to-seat-${me}, #tx-seat-${me}`) || document.getElementById("game");
+    if (!own) return;
+    const covered = coveredByBar();
+    const box = own.getBoundingClientRect();
+    if (box.top >= covered - 0.5 && box.bottom <= window.innerHeight + 0.5) return;
+    const fits = box.height <= window.innerHeight - covered;
+    const top = fits && box.top > covered ? box.bottom - window.innerHeight : box.top - covered - 8;
+    window.scrollBy({ top: Math.round(top), behavior: "instant" });
+  }
+  // Once the game is over its keys scroll nothing: Space or an arrow pressed as the game
+  // ends (mid-drop) would scroll the results and Rematch away. The page's controls,
+  // fields and the chat keep their keys.
+  const SCROLL_KEYS = new Set([" ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+  document.addEventListener("keydown", (e) => {
+    if (!SCROLL_KEYS.has(e.key) || e.defaultPrevented || !mySeat() || typing(e.target)) return;
+    if (e.target.closest && e.target.closest("button, a[href], summary, [tabindex], [contenteditable]")) return;
+    if (document.querySelector("#game #clock[data-stopped]") || document.getElementById("results-title")) e.preventDefault();
+  });
 
   // --- answers overtaken by a push --------------------------------------------------------
   // A form's answer goes into #table-panels (templates/lobby/table.html). The push of the

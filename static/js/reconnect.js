@@ -40,7 +40,8 @@
     const shown = entries();
     shown.forEach((entry) => {
       const secs = entry.querySelector(".reconnect-clock .reconnect-secs");
-      if (secs) secs.textContent = String(Math.ceil(Math.max(0, Number(entry.dataset.backAt) - now) / 1000));
+      const left = String(Math.ceil(Math.max(0, Number(entry.dataset.backAt) - now) / 1000));
+      if (secs && secs.textContent !== left) secs.textContent = left; // a new text once a second, not each tick
     });
     if (!shown.length && ticking) { clearInterval(ticking); ticking = null; }
   }

@@ -123,6 +123,29 @@ TEXT_OUT_OF_ITS_BOX = """() => {
 }"""
 
 
+# The text of the section around a control that is not visible (or of the whole main).
+SHOWN_INSTEAD = """(selector) => {
+  const el = document.querySelector(selector);
+  const around = el ? el.closest("section, main") : document.querySelector("#table-status, main");
+  const text = around ? around.innerText.replace(/\\s+/g, " ").trim().slice(0, 300) : "nothing";
+  if (!el) return `absent; around it: ${text}`;
+  // Why it counts as hidden: its box, and the first of it and its ancestors without one.
+  const r = el.getBoundingClientRect();
+  let why = "";
+  for (let up = el; up && up !== document.documentElement; up = up.parentElement) {
+    const style = getComputedStyle(up);
+    if (style.display === "none" || style.visibility !== "visible") {
+      why = ` ${up.tagName.toLowerCase()}${up.id ? "#" + up.id : ""} has display ${style.display},`
+        + ` visibility ${style.visibility}`;
+      break;
+    }
+  }
+  return `present but hidden: ${Math.round(r.width)}×${Math.round(r.height)} at ${Math.round(r.x)},`
+    + `${Math.round(r.y)},${why} checkVisibility ${el.checkVisibility()}, page ${document.visibilityState};`
+    + ` around it: ${text}`;
+}"""
+
+
 def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
     """What is wrong with the page's layout at ``width``: an empty list when nothing."""
     problems = []
@@ -134,13 +157,21 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
         )
     for selector in ("main h1", *boxes):
         element = page.locator(selector).first
-        try:  # a live push may be replacing it this instant: it must be back, visible, soon
-            element.wait_for(state="visible", timeout=3000)
+        # A live push may be replacing it this instant: it must be back and visible. Waited
+        # for as long as any event of these tests (the page's default timeout), not a bound
+        # on speed: on a starved machine (CI, two workers and their browsers on two cores) a
+        # table's Start button was found hidden for 3 s and visible just after, in the DOM
+        # all along.
+        try:
+            element.wait_for(state="visible")
         except PlaywrightTimeout:
             pass
         box = element.bounding_box() if element.is_visible() else None
         if box is None:
-            problems.append(f"{what}: {selector} is not visible")
+            # what the page shows there instead, to tell a push of the wrong role's panels
+            # from one still on its way
+            shown = page.evaluate(SHOWN_INSTEAD, selector)
+            problems.append(f"{what}: {selector} is not visible ({shown})")
         elif box["x"] < -0.5 or box["x"] + box["width"] > width + 0.5:
             problems.append(
                 f"{what}: {selector} lies at {box['x']:.0f}..{box['x'] + box['width']:.0f}, off the screen"
@@ -152,10 +183,14 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
     return problems
 
 
-def visit(page, url: str, width: int, what: str) -> list[str]:
+def load(page, url: str, what: str) -> None:
     response = page.goto(url)
     assert response is not None and response.ok, f"{what}: {response and response.status}"
     page.wait_for_load_state("load")
+
+
+def visit(page, url: str, width: int, what: str) -> list[str]:
+    load(page, url, what)
     return layout_problems(page, width, what)
 
 
@@ -194,10 +229,40 @@ def waiting_tables(_room_to_host, live_server_url, host, opponent, third) -> dic
     return urls
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, screenshot, size):
-    width, height = size
-    touch = width < 1024  # phones and a tablet
+# The sizes by kind of device: a page is opened once at the first size of its kind and
+# looked at in each (its window resized, as a phone turned or a window dragged).
+DEVICES = {
+    "touch": [size for size in SIZES if size[0] < 1024],  # phones and tablets
+    "desktop": [size for size in SIZES if size[0] >= 1024],
+}
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def at_every_size(page, sizes, what: str, *boxes: str, running: str | None = None, screenshot=None) -> list[str]:
+    """The layout's problems at each size of ``sizes``, the page resized to each in turn
+    (and laid out again: two frames, for what fits itself on a resize)."""
+    problems = []
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(NEXT_FRAME)
+        problems += [f"{problem} (at {width}×{height})" for problem in layout_problems(page, width, what, *boxes)]
+        if running and width <= ONE_COLUMN:  # one column: the game first, the seats and status under it
+            game_top = page.locator("#game-area").bounding_box()["y"]
+            seats_top = page.locator("#seat-panel").bounding_box()["y"]
+            if game_top > seats_top:
+                problems.append(f"{what}: the game is under the panels, at {game_top:.0f} px (at {width}×{height})")
+        if screenshot and running:
+            # The click on "Start the game" scrolled the page down: the screenshot shows it from the top.
+            page.evaluate("window.scrollTo(0, 0)")
+            screenshot(page, f"layout-{running}-{width}x{height}")
+    return problems
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, screenshot, device):
+    sizes = DEVICES[device]
+    width, height = sizes[0]
+    touch = device == "touch"
     context = browser.new_context(
         viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
     )
@@ -205,17 +270,23 @@ def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, sc
     page.set_default_timeout(TIMEOUT)
     problems: list[str] = []
 
+    def look(url: str, what: str, *boxes: str) -> None:
+        nonlocal problems
+        page.set_viewport_size({"width": width, "height": height})
+        load(page, url, what)
+        if boxes:
+            expect(page.locator(boxes[-1])).to_be_visible()
+        problems += at_every_size(page, sizes, what, *boxes)
+
     for path in PUBLIC_PAGES:
-        problems += visit(page, live_server_url + path, width, f"{path} (signed out)")
+        look(live_server_url + path, f"{path} (signed out)")
 
     log_in(page, live_server_url, "hostess")
     for path in SIGNED_IN_PAGES:
-        problems += visit(page, live_server_url + path, width, f"{path} (signed in)")
+        look(live_server_url + path, f"{path} (signed in)")
 
     for kind, url in waiting_tables.items():
-        problems += visit(page, url, width, f"a waiting {kind} table")
-        expect(page.locator("#start-button")).to_be_visible()
-        problems += layout_problems(page, width, f"a waiting {kind} table", "#game-area", "#start-button")
+        look(url, f"a waiting {kind} table", "#game-area", "#start-button")
 
     # A practice game of each, and Te-Trix solo, each started from the lobby in a page of
     # its own: their countdowns run together.
@@ -234,22 +305,20 @@ def test_every_page_fits_the_screen(waiting_tables, live_server_url, browser, sc
         expect(game_page.locator("#table-status")).to_contain_text("A game is being played.")
         games[name] = game_page
     for name, game_page in games.items():
+        # looked at as a person looks at a tab: in front (the others in the background
+        # stop drawing, as a browser's hidden tabs do; six games drawn at once in software
+        # took a screenshot 4 s)
+        game_page.bring_to_front()
         (shows, count), board = RUNNING[name]
         expect(game_page.locator(shows)).to_have_count(count)
         expect(game_page.locator(COUNTDOWNS)).to_have_count(0)
         expect(game_page.locator("#clock")).not_to_have_text(re.compile(r"^\s*(Get ready…)?\s*$"))
-        problems += layout_problems(game_page, width, f"a running {name} game", "#game-area", board)
-        if width <= ONE_COLUMN:  # one column: the game first, the seats and status under it
-            game_top = game_page.locator("#game-area").bounding_box()["y"]
-            seats_top = game_page.locator("#seat-panel").bounding_box()["y"]
-            if game_top > seats_top:
-                problems.append(f"a running {name} game: the game is under the panels, at {game_top:.0f} px")
-        # The click on "Start the game" scrolled the page down: the screenshot shows it from the top.
-        game_page.evaluate("window.scrollTo(0, 0)")
-        screenshot(game_page, f"layout-{name}-{width}x{height}")
+        problems += at_every_size(
+            game_page, sizes, f"a running {name} game", "#game-area", board, running=name, screenshot=screenshot
+        )
         game_page.close()
 
-    assert not problems, f"at {width}×{height}:\n" + "\n".join(problems)
+    assert not problems, f"{device}:\n" + "\n".join(problems)
 
 
 # --- a replay --------------------------------------------------------------------------------------
@@ -427,8 +496,10 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
             page.get_by_role("button", name="Leave the game").click()
     for kind, pages in tables.items():
         host_page = pages[0]
-        for page in pages:
-            expect_the_end_offers_rematch(page)
+        expect_the_end_offers_rematch(host_page)
+        for page in pages[1:]:  # who left gave the seat up: the results, and a seat offered
+            expect(page.locator("#results-title")).to_have_text("Results")
+            expect(page.locator("#sit-top")).to_be_visible()
         host_page.bring_to_front()
         problems += end_problems(host_page, width, f"the end of {kind}")
         broken = host_page.evaluate(HEADINGS_ON_MORE_THAN_ONE_LINE)
@@ -449,8 +520,12 @@ def test_the_end_of_every_game_shows_its_results_and_rematch_in_view(
         problems += end_problems(host_page, width, f"the end of {kind}, reloaded")
         screenshot(host_page, f"layout-end-reloaded-{kind}-{width}x{height}")
 
-    # The rematch: the ones who left stayed at the table, and play again when asked.
+    # The rematch: the ones who left stayed at the table, sit down again, and play again
+    # when everybody asked.
     for pages in tables.values():
+        for page in pages[1:]:
+            page.locator("#sit-top").click()
+            expect(page.locator("[data-rematch]")).to_be_visible()
         for page in pages:
             page.locator("[data-rematch]").click()
     for kind, pages in tables.items():

@@ -12,10 +12,19 @@ import pytest
 from playwright.sync_api import expect
 
 from games.registry import GAMES
-from tests.browser.test_layouts import layout_problems
+from tests.browser.test_layouts import SOCKET_OPEN, layout_problems
 from tests.browser.test_tetriwar_game import log_in
 
 pytestmark = pytest.mark.browser
+# The top of each card's numbers, by the top of its card (a row of cards).
+CARD_ROWS = """() => {
+  const rows = {};
+  for (const card of document.querySelectorAll(".lobby-card")) {
+    const top = Math.round(card.getBoundingClientRect().top);
+    (rows[top] = rows[top] || []).push(Math.round(card.querySelector(".lobby-card-stats").getBoundingClientRect().top));
+  }
+  return rows;
+}"""
 TIMEOUT = 10_000
 
 
@@ -33,6 +42,9 @@ def test_the_lobby_shows_every_games_card_without_sideways_scroll(live_server_ur
         for n in range(len(GAMES)):
             expect(cards.nth(n)).to_be_visible()
         assert layout_problems(page, width, f"lobby in {language} at {width}x{height}", ".lobby-card") == []
+        # The cards of a row line up: their numbers start at one height (Te-Trix's too).
+        tops = page.evaluate(CARD_ROWS)
+        assert all(len(set(stats)) == 1 for stats in tops.values()), tops
         screenshot(page, f"lobby-cards-{width}x{height}" + ("" if language == "en" else f"-{language}"))
     if width > 1000:  # a laptop shows every card without scrolling
         for n in range(len(GAMES)):
@@ -56,7 +68,8 @@ def test_the_cards_are_reached_and_used_with_the_keys(live_server_url, host, bro
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
 
 
-def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, host, browser, screenshot):
+@pytest.mark.parametrize("size", [(390, 844), (1366, 768)], ids=["phone", "desktop"])
+def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, host, browser, screenshot, size):
     host_context = browser.new_context(
         viewport={"width": 1366, "height": 768}, permissions=["clipboard-read", "clipboard-write"]
     )
@@ -68,6 +81,7 @@ def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, h
     host_page.get_by_role("button", name="Open the table").click()
     expect(host_page.locator("#seat-2")).to_contain_text("Empty")
     host_page.wait_for_load_state()  # the copying script is deferred: a click before it ran does nothing
+    host_page.wait_for_function(SOCKET_OPEN)  # and the socket's first push, which brings the box anew, came
 
     # The host copies the invite link: it is on the clipboard, and in view.
     expect(host_page.locator("[data-invite-link]")).to_be_hidden()  # until asked for
@@ -78,25 +92,27 @@ def test_a_friend_following_the_copied_link_sits_at_the_table(live_server_url, h
     expect(host_page.locator("[data-invite-link]")).to_have_value(link)
     screenshot(host_page, "invite-host")
 
-    # The friend, on a phone and without a name, follows it: Sit is at the top.
-    friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    # The friend, in a fresh browser and without a name, follows it: Sit is at the top.
+    touch = size[0] < 1024
+    friend = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, has_touch=touch, is_mobile=touch
+    ).new_page()
     friend.set_default_timeout(TIMEOUT)
     friend.goto(link)
     sit = friend.locator("#sit-top")
     expect(sit).to_be_in_viewport()
-    screenshot(friend, "invite-friend")
+    screenshot(friend, f"invite-friend-{size[0]}")
     sit.click()
     friend.get_by_label("Guest name").fill("Zed")
     friend.get_by_role("button", name="Play as this guest").click()
-    assert friend.url == link
-    friend.get_by_role("button", name="Sit", exact=True).click()
+    assert friend.url == link  # back at the table, and seated: Sit is pressed once
 
     expect(friend.locator("#seat-2")).to_contain_text("Zed (guest)")
     expect(friend.locator("#sit-top")).to_have_count(0)
     expect(friend.get_by_role("button", name="I'm ready")).to_be_visible()
     expect(host_page.locator("#seat-2")).to_contain_text("Zed (guest)")
     expect(host_page.locator("#table-top")).to_be_hidden()  # full now: no invite left to send
-    screenshot(friend, "invite-friend-seated")
+    screenshot(friend, f"invite-friend-seated-{size[0]}")
 
 
 def test_without_a_clipboard_the_link_shows_selected_to_copy_by_hand(live_server_url, host, browser):
@@ -109,6 +125,7 @@ def test_without_a_clipboard_the_link_shows_selected_to_copy_by_hand(live_server
     copy = page.get_by_role("button", name="Copy invite link")
     expect(copy).to_be_visible()
     page.wait_for_load_state()  # the copying script is deferred: a click before it ran does nothing
+    page.wait_for_function(SOCKET_OPEN)  # and the socket's first push, which brings the box anew, came
     copy.click()
     field = page.get_by_label("Invite link")
     expect(field).to_be_focused()

@@ -108,6 +108,9 @@ def test_every_role_sees_every_state_of_a_table_without_a_console_error(live_ser
         expect(page.locator("#results tbody tr")).to_have_count(2)
         expect(page.locator("#table-status")).to_contain_text("Waiting for players")
         expect(page.locator("#game .spinner")).to_have_count(0)
+    # The opponent, who left, gave the seat up: offered it again, and the rematch once seated.
+    expect(p2.locator("#results [data-rematch]")).to_be_hidden()
+    p2.locator("#sit-top").click()
     expect(p2.locator("#results [data-rematch]")).to_be_visible()
     expect(pages["outsider"].locator("#results [data-rematch]")).to_be_hidden()
     expect(pages["outsider"].locator("#rematch-button")).to_have_count(0)

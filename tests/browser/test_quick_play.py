@@ -60,3 +60,29 @@ def test_leaving_the_queue_goes_back_to_the_lobby(live_server_url, host, browser
     page.get_by_role("button", name="Leave the queue").click()
     expect(page).to_have_url(re.compile(r"/lobby/$"))
     expect(page.locator("#messages")).to_contain_text("You left the queue.")
+
+
+@pytest.fixture
+def quick_offer(monkeypatch):
+    """The page offers a bot after 1 s of waiting, not 20: set before the server forks."""
+    from lobby import quickplay
+
+    monkeypatch.setattr(quickplay, "OFFER_BOT_AFTER_SECONDS", 1)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_play_a_bot_instead_starts_the_game(quick_offer, live_server_url, browser, size):
+    """A newcomer in a fresh browser, with no name yet, waits for a game of Viertris and
+    takes the bot offered instead: the game starts after its 3-2-1, nothing to press."""
+    page = page_for(browser, live_server_url, None, size)
+    page.goto(f"{live_server_url}/accounts/guest/?next=/lobby/")
+    page.get_by_label("Guest name").fill("Newcomer")
+    page.get_by_role("button", name="Play as this guest").click()
+    page.get_by_role("button", name="Play Viertris now", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/lobby/queue/$"))
+    page.get_by_role("button", name="Play a bot instead").click()
+    expect(page).to_have_url(re.compile(r"/lobby/table/\d+/$"))
+    expect(page.locator("#table-status")).to_contain_text(RUNNING)
+    expect(page.locator("#clock")).to_contain_text(re.compile("to move"))
+    expect(page.get_by_role("button", name="Start the game")).to_have_count(0)
+    expect(page.locator("#game-area")).to_have_attribute("data-me", "1")

@@ -190,6 +190,11 @@ def test_a_page_away_while_its_game_ends_shows_the_results_when_its_socket_comes
     for key in ("ArrowLeft", "ArrowUp", "Space", "Enter"):  # keys now are nobody's move
         p2.keyboard.press(key)
     screenshot(p2, f"reconnect-after-the-end-{kind}-{size['viewport']['width']}")
+    # The host left the game, so gave the seat up: back in it first (else the opponent's
+    # Rematch would start a game of one, TetriWar's least), then both ask.
+    p1.bring_to_front()  # a tab in the background draws no frames: nothing there settles to be clicked
+    p1.locator("#sit-top").click()
+    expect(p2.locator("#seat-1")).to_contain_text("hostess")
     p2.locator("[data-rematch]").click()
     p1.locator("[data-rematch]").click()
     for page in (p1, p2):
@@ -282,6 +287,9 @@ def test_a_page_that_shows_the_results_keeps_them_when_its_socket_comes_back_or_
     expect(p1.locator("[data-rematch]")).to_be_visible()
     screenshot(p1, f"reconnect-results-kept-{kind}-{size['viewport']['width']}")
 
+    p2.bring_to_front()  # a tab in the background draws no frames: nothing there settles to be clicked
+    p2.locator("#sit-top").click()  # who left gave the seat up: sits down again, then both ask
+    expect(p1.locator("#seat-2")).to_contain_text("opponent")
     p1.locator("[data-rematch]").click()
     p2.locator("[data-rematch]").click()
     for page in (p1, p2):

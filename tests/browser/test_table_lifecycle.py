@@ -124,15 +124,39 @@ def quick_reconnect(monkeypatch):
     monkeypatch.setattr(game_host, "RECONNECT_SECONDS", 3.0)
 
 
-def test_a_player_who_closes_the_page_mid_game_does_not_hold_up_the_rematch(
-    quick_reconnect, live_server_url, viertris_three, browser
+PHONE = (390, 844)
+
+
+@pytest.mark.parametrize(
+    "how, size",
+    [
+        ("closes the page", (1366, 768)),
+        ("presses Leave and stays", (1366, 768)),
+        ("presses Leave and stays", PHONE),
+    ],
+    ids=["closes-desktop", "leaves-desktop", "leaves-phone"],
+)
+def test_a_player_who_leaves_mid_game_does_not_hold_up_the_rematch(
+    quick_reconnect, live_server_url, viertris_three, browser, how, size
 ):
     url = live_server_url + viertris_three.get_absolute_url()
-    p1, p2, p3 = (page_for(browser, live_server_url, name) for name in ("hostess", "opponent", "thirdwheel"))
+    p1, p2, p3 = (
+        page_for(browser, live_server_url, name, size) for name in ("hostess", "opponent", "thirdwheel")
+    )
     for page in (p1, p2, p3):
         page.goto(url)
     start(p1, p2, p3)
-    p3.context.close()  # the third player closes the page, and does not come back
+    if how == "closes the page":
+        p3.context.close()  # and does not come back
+    else:
+        p3.once("dialog", lambda dialog: dialog.accept())
+        p3.get_by_role("button", name="Leave the game").click()
+        expect(p3.locator("#left-note")).to_contain_text("Your seat is given up when it ends")
+        expect(p3.locator(".vt-columns")).to_be_hidden()  # no columns to drop in any more
+        expect(p1.locator(".vt-columns")).to_be_visible()
+    hint = p1.locator(".vt-hint")
+    words = "Tap ▼ over a column to drop your disc there" if size == PHONE else "Click a column, or ← → then Enter"
+    expect(hint).to_have_text(words, use_inner_text=True)  # as shown: the words for a finger, or a mouse
     for page in (p1, p2):
         expect(page.locator("#seat-3")).to_contain_text("Left the game")
     # The two others play the game to its end (eight moves), then both ask for a rematch.
@@ -140,13 +164,18 @@ def test_a_player_who_closes_the_page_mid_game_does_not_hold_up_the_rematch(
         page = p1 if move % 2 == 0 else p2
         page.get_by_role("button", name=f"Drop in column {1 + move % 7}").click()
         expect(p1.locator("#vt-log li")).to_have_count(move + 1)
-    for page in (p1, p2):
+    watching = (p1, p2) if how == "closes the page" else (p1, p2, p3)
+    for page in watching:
         expect(page.locator("#results-title")).to_have_text("Results")
         expect(page.locator("#seat-3")).to_contain_text("Empty")  # the seat of the one who left is free
+        expect(page.locator(".vt-columns")).to_be_hidden()  # Game over: nothing to drop
+        expect(page.locator(".vt-hint")).to_be_hidden()
+    if how != "closes the page":  # the leaver may sit down again; here they do not
+        expect(p3.locator("#seat-3").get_by_role("button", name="Sit here")).to_be_visible()
     p1.locator("[data-rematch]").click()
     expect(p1.locator("[data-rematch-wait]")).to_contain_text("Waiting for opponent")
     p2.locator("[data-rematch]").click()
-    for page in (p1, p2):
+    for page in watching:
         expect(page.locator("#table-status")).to_contain_text(RUNNING)
         expect(page.locator("#clock")).to_contain_text("hostess to move")
 
@@ -163,6 +192,8 @@ def test_a_leaver_s_page_offers_no_more_of_the_game(live_server_url, thirdoption
     expect(p3.locator("#left-note")).to_be_visible()
     expect(p3.locator("#forfeit-button")).to_have_count(0)
     expect(p3.locator("#game-area")).to_have_attribute("data-me", "0")  # watches: no keys, no tools
+    expect(p3.locator(".to-tools")).to_be_hidden()
+    expect(p1.locator(".to-tools")).to_be_visible()
     expect(p1.locator("#seat-3")).to_contain_text("Left the game")
     expect(p1.locator("#forfeit-button")).to_be_visible()  # the others still play
 
@@ -180,6 +211,46 @@ def test_the_host_frees_the_seat_of_a_player_who_is_away(live_server_url, viertr
     expect(p1.locator("#seat-2 .away-mark")).to_be_visible()
     p1.locator("#seat-2").get_by_role("button", name="Free the seat of opponent, who is away").click()
     expect(p1.locator("#seat-2")).to_contain_text("Empty")
+
+
+@pytest.fixture
+def short_grace(monkeypatch):
+    """A player at the table who is not ready may have their seat freed after 4 s, not
+    20: set before the test server forks."""
+    import datetime as dt
+
+    from lobby import selectors
+
+    monkeypatch.setattr(selectors, "FREE_SEAT_GRACE", dt.timedelta(seconds=4))
+
+
+@pytest.fixture
+def viertris_host_alone(live_server_url, host, opponent):
+    from lobby import services
+
+    return services.table_create(
+        player=ref(host), game="viertris", options=GAMES["viertris"].options_form.defaults(), seats_total=2
+    )
+
+
+@pytest.mark.parametrize("size", [(1366, 768), PHONE], ids=["desktop", "phone"])
+def test_the_host_frees_the_seat_of_a_player_who_does_not_get_ready(
+    short_grace, live_server_url, viertris_host_alone, browser, size
+):
+    url = live_server_url + viertris_host_alone.get_absolute_url()
+    p1 = page_for(browser, live_server_url, "hostess", size)
+    p2 = page_for(browser, live_server_url, "opponent", size)
+    for page in (p1, p2):
+        page.goto(url)
+    p2.locator("#seat-2").get_by_role("button", name="Sit here").click()
+    free = p1.locator("#seat-2").get_by_role("button", name="Free the seat of opponent, who is not ready")
+    expect(p1.locator("#seat-2")).to_contain_text("Not ready")
+    expect(free).to_be_hidden()  # they have a moment to get ready
+    expect(free).to_be_visible(timeout=4000 + TIMEOUT)  # then it is offered, without a reload
+    free.click()
+    for page in (p1, p2):
+        expect(page.locator("#seat-2")).to_contain_text("Empty")
+    expect(p2.locator("#seat-2").get_by_role("button", name="Sit here")).to_be_visible()  # they may sit again
 
 
 def test_a_key_during_the_countdown_leaves_no_message(live_server_url, tetriwar_two, browser):

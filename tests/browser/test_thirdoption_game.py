@@ -130,6 +130,10 @@ def test_a_short_game_of_three_players_with_a_spectator(
     assert own["width"] > 2 * other["width"] and own["x"] + own["width"] <= size[0]
     watched = [watcher.locator(f"#to-board-{seat}").bounding_box()["width"] for seat in (1, 2, 3)]
     assert len(set(watched)) == 1
+    # The card's tools are a player's: the spectator has none.
+    expect(p1.locator(".to-tools")).to_be_visible()
+    expect(watcher.locator(".to-tools")).to_be_hidden()
+    expect(watcher.locator(".to-keys")).to_be_hidden()
     # Pointing where the shape cannot go shows it in red: over the starting shape.
     p1.locator(".to-card.sel").first.wait_for()
     square(p1, 1, (4, 4)).hover()
@@ -165,6 +169,7 @@ def test_a_short_game_of_three_players_with_a_spectator(
         expect(page.locator("#results-title")).to_have_text("Results")
         expect(page.locator("#results")).to_contain_text("The game ended when players left it.")
         expect(page.locator("#clock")).to_have_text("Game over")
+        expect(page.locator(".to-tools")).to_be_hidden()  # nothing left to turn or place
     expect(watcher.locator("#results tbody tr").first).to_contain_text("hostess")
     screenshot(watcher, f"thirdoption-finished-{size[0]}")
 

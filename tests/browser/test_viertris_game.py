@@ -13,6 +13,17 @@ TIMEOUT = 15_000
 OPTIONS = {"move_seconds": 60, "target_score": None, "move_limit": 8}
 
 
+# Counts the writes to the 3-2-1's text (static/js/live.js) from now on: one a second, not
+# one each tick of its ten a second (a live region said again, the page laid out anew).
+COUNT_COUNTDOWN_WRITES = """() => {
+  window.__countdownWrites = 0;
+  new MutationObserver((records) => {
+    window.__countdownWrites += records.filter((r) => r.type === "childList"
+      && r.target.classList && r.target.classList.contains("countdown")).length;
+  }).observe(document.body, {subtree: true, childList: true});
+}"""
+
+
 @pytest.fixture
 def viertris_url(live_server_url, host, opponent, outsider):
     from lobby import services
@@ -36,9 +47,15 @@ def test_a_short_game_between_two_players_with_a_spectator(
     for page in (p1, p2):
         page.get_by_role("button", name="I'm ready").click()
         expect(page.locator(".seat.mine .ready-mark")).to_be_visible()
+    watcher.evaluate(COUNT_COUNTDOWN_WRITES)
     p1.get_by_role("button", name="Start the game").click()
     for page in (p1, p2, watcher):
         expect(page.locator("#clock")).to_contain_text("hostess to move")
+    assert 1 <= watcher.evaluate("window.__countdownWrites") <= 4  # 3, 2, 1 (or what was left of them)
+    # The columns and their hint are the players': the spectator has none.
+    expect(p1.locator(".vt-columns")).to_be_visible()
+    expect(watcher.locator(".vt-columns")).to_be_hidden()
+    expect(watcher.locator(".vt-hint")).to_be_hidden()
 
     # Eight moves: the host with the mouse, the opponent with the keyboard.
     for move in range(8):

@@ -57,7 +57,7 @@ def bots_game(spec, seed: int, seats: int = 2, setup: dict | None = None) -> Liv
     its own."""
     if setup is None:
         return copy.deepcopy(_played(spec.slug, seed, seats))
-    return play_bots_game(spec, seed, seats, setup)
+    return play_bots_game(spec, seed, seats, setup, again=True)
 
 
 @functools.cache
@@ -65,12 +65,48 @@ def _played(slug: str, seed: int, seats: int) -> LiveGameBase:
     return play_bots_game(GAMES[slug], seed, seats)
 
 
-def play_bots_game(spec, seed: int, seats: int = 2, setup: dict | None = None) -> LiveGameBase:
-    """``bots_game``, played now."""
+# What the bots did in each game played from a stored game's setup, by kind, options,
+# seed and seats: their search is the dearest part of such a game (a Block-Killer game
+# took 20–30 s), and bots draw from the game's seed (games/live.py), so the same game
+# again would make the same moves. The next such game (another table, other players'
+# names) gets the moves through the same calls, without the search.
+_moves: dict[tuple, dict[int, list]] = {}
+
+
+class _Recording:
+    def __init__(self, bot, moves: list) -> None:
+        self.bot, self.moves = bot, moves
+
+    def next_action(self, game, seat: int, t):
+        move = self.bot.next_action(game, seat, t)
+        self.moves.append(move)
+        return move
+
+
+class _Replaying:
+    """The moves a bot made in the same game before; its own search after them, should
+    the game go on (it does not)."""
+
+    def __init__(self, bot, moves: list) -> None:
+        self.bot, self.moves = bot, iter(moves)
+
+    def next_action(self, game, seat: int, t):
+        return next(self.moves, None) or self.bot.next_action(game, seat, t)
+
+
+def play_bots_game(spec, seed: int, seats: int = 2, setup: dict | None = None, again: bool = False) -> LiveGameBase:
+    """``bots_game``, played now (``again``: with the bots' moves of the same game played
+    before in this run, if there was one)."""
     if setup is None:
         setup = setup_for(spec, seed, seats)
     setup = {**setup, "players": [{**p, "bot": spec.bot_levels[0]} for p in setup["players"]]}
     live = spec.live(setup)
+    key = (spec.slug, setup["seed"], tuple(live.bots), repr(sorted(setup["options"].items())))
+    recording = {seat: [] for seat in live.bots}
+    if again and key in _moves:
+        live.bots = {seat: _Replaying(bot, _moves[key][seat]) for seat, bot in live.bots.items()}
+    elif again:
+        live.bots = {seat: _Recording(bot, recording[seat]) for seat, bot in live.bots.items()}
     now = 0.0
     live.begin(now)
     due = {seat: now for seat in live.bot_seats}
@@ -85,6 +121,8 @@ def play_bots_game(spec, seed: int, seats: int = 2, setup: dict | None = None) -
         assert now < CAP_SECONDS, f"{spec.slug}: the bots' game did not end"
         _, delay = live.bot_act(seat, now)
         due[seat] = now + max(delay, 0.001)
+    if again and key not in _moves:
+        _moves[key] = recording
     return live
 
 
@@ -139,6 +177,18 @@ def test_the_same_seed_and_input_make_the_same_game(spec):
     assert bots_game(spec, seed=5).game.to_text() == play_bots_game(spec, seed=5).game.to_text()
 
 
+def test_a_bots_game_played_again_from_the_bots_moves_is_the_game_they_play():
+    """The shortcut of ``bots_game`` with a stored game's setup: the bots' moves of a
+    game played before in the run, in another setup of the same game (other names)."""
+    spec = GAMES["viertris"]
+    setup = setup_for(spec, 17, 2)
+    renamed = {**setup, "players": [{**p, "name": f"Other {p['seat']}"} for p in setup["players"]]}
+    first = bots_game(spec, 17, 2, setup)
+    again = bots_game(spec, 17, 2, renamed)
+    assert isinstance(again.bots[1], _Replaying)
+    assert first.game.to_text() == again.game.to_text() == play_bots_game(spec, 17, 2, renamed).game.to_text()
+
+
 GARBAGE = ["", "x", "drop", "drop:99", "drop:-1", "drop:x", "left:3", "bomb:9", "bomb:0", ":", "é", "forfeit"]
 
 
@@ -167,7 +217,8 @@ def test_its_results_panel_names_every_player_and_how_the_game_ended(spec):
     live = bots_game(spec, seed=11)
     html = live.render_results(None)
     assert 'id="results"' in html and 'hx-swap-oob="true"' in html
-    assert live.game.outcome().termination.words in html
+    ending = live.ending_words(live.game.outcome())  # its termination's words, or the game's own
+    assert ending and ending in html
     for seat in live.seats:
         assert f"Player {seat}" in html
     aborted = spec.live.render_aborted("The server stopped.")

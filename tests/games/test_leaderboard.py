@@ -4,6 +4,7 @@ navbar link to them, and the totals on a player's profile."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
@@ -274,3 +275,15 @@ def test_another_players_profile_shows_their_totals(client, table, host, opponen
 def _totals_html(html: str) -> str:
     start = html.index('id="player-totals"')
     return html[start : html.index("</dl>", start)]
+
+
+def test_the_latest_games_mark_an_unscored_game_and_its_returned_stake(client, table, host, opponent):
+    from games.services import SAME_IP_REASON
+
+    play(table, (host, 1, 10, 10), (opponent, 2, -5, -10))
+    play(table, (host, 1, 0, 0), (opponent, 2, 0, 0), scored=False, reason=SAME_IP_REASON)
+    rows = re.findall(r"<tr>\s*<td class=\"muted small\">.*?</tr>", board(client), re.S)
+    assert len(rows) == 2
+    unscored, scored = rows  # newest first
+    assert "10, returned" in unscored and SAME_IP_REASON in unscored and 'class="muted unscored"' in unscored
+    assert "unscored" not in scored and "<td>10</td>" in scored

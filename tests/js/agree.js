@@ -13,7 +13,8 @@
 //          board_hash: Python's board_hash() (CRC-32) after the last step}
 //
 // TETRIWAR_ENGINE=/path/to/tetriwar_engine.js plays another copy of the engine (the test
-// that proves a wrong rule is caught loads a mutated one).
+// that proves a wrong rule is caught loads a mutated one, and sets the document's
+// firstFailure: it stops at the first case that differs, the one it needs).
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
@@ -35,6 +36,7 @@ const input = JSON.parse(readFileSync(0, "utf8"));
 const failures = [];
 let steps = 0;
 for (const c of input.cases) {
+  if (input.firstFailure && failures.length) break;
   let board = resume(c.state, c.kinds);
   for (let i = 0; i < c.steps.length; i++) {
     const step = c.steps[i];

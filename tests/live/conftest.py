@@ -99,6 +99,12 @@ async def received(ws, seconds: float = 0.3) -> list[str]:
     return out
 
 
+async def quiet(sockets, seconds: float = 0.3) -> list[list[str]]:
+    """``received`` for every one of ``sockets`` at once: what reached each within
+    ``seconds`` of quiet on it (the sockets' waits overlap; they do not add up)."""
+    return list(await asyncio.gather(*(received(ws, seconds) for ws in sockets)))
+
+
 async def tick(table_id: int) -> None:
     await hub().send(messages.Tick(table_id=table_id))
 
@@ -134,9 +140,7 @@ async def started_sockets(table, users, fake_clock, running: str) -> list:
     await tick(table.pk)
     for ws in sockets:
         await receive_until(ws, running)
-    for ws in sockets:  # the start's seat panels, pushed through the layer, may still come
-        while not await ws.receive_nothing(timeout=0.2):
-            await ws.receive_from()
+    await quiet(sockets, 0.2)  # the start's seat panels, pushed through the layer, may still come
     return sockets
 
 

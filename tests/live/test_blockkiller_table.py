@@ -25,6 +25,7 @@ from tests.live.conftest import (
     cookie_for,
     engine,
     open_socket,
+    quiet,
     ready_table,
     receive_until,
     received,
@@ -49,12 +50,14 @@ async def started(table, users, fake_clock, hands=HANDS, turn=1):
     sockets = await started_sockets(table, users, fake_clock, 'id="bk-turn"')
     if hands is not None:
         engine(table).setup(hands=hands, turn=turn)
-        for ws in sockets:  # every page, as it would be after a reload
+
+        async def reloaded(ws):  # every page, as it would be after a reload
             await received(ws)
             await ws.send_json_to({"intent": "resync"})
             await receive_until(ws, 'id="game"')
-        for ws in sockets:  # and a player's own hand after it
-            await received(ws, 0.1)
+
+        await asyncio.gather(*(reloaded(ws) for ws in sockets))
+        await quiet(sockets, 0.1)  # and a player's own hand after it
     return sockets
 
 
@@ -238,7 +241,10 @@ async def test_leaving_forfeits_and_the_last_one_in_wins_the_pot(host, opponent,
     assert [(r.username, r.points) for r in rows][:1] == [("hostess", 15)]
     board = await database_sync_to_async(Client().get)(reverse("games:leaderboard", args=["blockkiller"]))
     assert board.status_code == 200 and "hostess" in board.content.decode()
-    # A rematch: once all three ask, the same players play again, at the same stake.
+    # A rematch: the two who left gave their seats up and sit down again; once all three
+    # ask, the same players play again, at the same stake.
+    for number, user in ((2, opponent), (3, third)):
+        await database_sync_to_async(services.seat_take)(table_id=table.pk, player=ref(user), number=number)
     for user in (host, opponent, third):
         await database_sync_to_async(services.table_rematch)(table_id=table.pk, player=ref(user))
     games = await database_sync_to_async(lambda: list(Game.objects.filter(table=table).order_by("pk")))()

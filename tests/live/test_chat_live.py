@@ -204,6 +204,7 @@ async def test_a_flood_gets_a_clear_refusal_then_a_timed_mute_that_every_page_sh
     # Every page of the flooder's now says until when, in place of the box.
     box = await receive_until(second_tab, 'id="chat-box"')
     assert "You are muted in the chat until" in box and "chat-input" not in box
+    assert "you wrote too many messages too fast" in box  # and why
     assert [x for x in chat_items(await received(reader)) if "spam" in x].__len__() == 3
     # Another page of the same player, opened now, is muted too (the account says so).
     third_tab = await open_socket("/ws/lobby/", await cookie_for(host))
@@ -228,6 +229,7 @@ async def test_a_muted_player_is_refused_and_sees_until_when(host, opponent):
     ws = await open_socket("/ws/lobby/", await cookie_for(host))
     first = await ws.receive_from(timeout=2)
     assert "You are muted in the chat until" in first and until.isoformat(timespec="seconds")[:16] in first
+    assert "too fast" not in first  # a moderator's mute: their reason is theirs to give
     await ws.send_json_to({"intent": "say", "text": "let me speak"})
     assert "MUTED" in codes(await received(ws))
     assert await stored() == []

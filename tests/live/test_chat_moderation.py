@@ -124,6 +124,22 @@ async def test_a_hidden_writer_no_longer_reaches_the_hiders_pages_and_does_again
         await ws.disconnect()
 
 
+async def test_a_message_deleted_that_a_reader_had_hidden_sends_them_nothing(admin_user, host, opponent, outsider):
+    """The hider's page never showed it: a removal of it there would name a target that
+    is not on the page (htmx:oobErrorNoTarget in its console)."""
+    hider, other = await lobby_socket(opponent), await lobby_socket(outsider)
+    message = await say(host, "buy cheap chips at example.com")
+    await receive_until(hider, "example.com")
+    await post_as(opponent, reverse("lobby:chat_ignore"), {"message": message.pk})
+    await receive_until(hider, 'id="chat-log"')
+    await post_as(admin_user, reverse("admin:lobby_chatmessage_changelist"),
+                  {"action": "delete_messages", ACTION_CHECKBOX_NAME: [message.pk]})
+    assert f'<li id="chat-{message.pk}" hx-swap-oob="delete">' in await receive_until(other, 'hx-swap-oob="delete"')
+    assert not [m for m in await received(hider) if 'hx-swap-oob="delete"' in m]
+    for ws in (hider, other):
+        await ws.disconnect()
+
+
 async def test_a_banned_player_cannot_write(admin_user, opponent, outsider):
     from lobby.services import player_ban
 

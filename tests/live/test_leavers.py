@@ -57,7 +57,7 @@ async def test_after_the_game_the_seat_of_a_leaver_who_closed_the_page_is_free(
     # The host's page shows seat 3 empty, ready to be taken (the panel may come first).
     assert panels and re.search(r'id="seat-3">\s*<span class="seat-no">3</span>\s*<span class="seat-name muted">', panels[-1])
     seats = await database_sync_to_async(lambda: sorted(Seat.objects.filter(table=table).values_list("number", flat=True)))()
-    assert seats == [1, 2]  # the opponent, who left but is still at the table, keeps theirs
+    assert seats == [1]  # the opponent, who left but is still at the table, gives theirs up too
     assert not await database_sync_to_async(Seat.objects.filter(table=table, left_game=True).exists)()
     assert await database_sync_to_async(Game.objects.filter(table=table, status=Game.Status.FINISHED).count)() == 1
 

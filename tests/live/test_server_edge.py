@@ -119,14 +119,16 @@ def origin(server) -> str:
     return f"http://127.0.0.1:{server['port']}"
 
 
-async def _flood(server, address: str = "127.0.0.1"):
+async def _flood(server, address: str = "127.0.0.1", seconds: float = 10.0):
+    """Frames as fast as the client can send them, until the server closes the socket
+    (or, if it never does, ``seconds`` have gone): its close code, and how long it took."""
     async with websockets.connect(socket_url(server), origin=origin(server), local_addr=(address, 0)) as ws:
         started = time.time()
         try:
-            for n in range(100_000):
-                await ws.send('{"intent": "left", "seq": 1}')
-                if n % 200 == 0:
-                    await asyncio.sleep(0)
+            while time.time() - started < seconds:
+                for _ in range(200):
+                    await ws.send('{"intent": "left", "seq": 1}')
+                await asyncio.sleep(0)
             await asyncio.wait_for(ws.wait_closed(), 3)
         except websockets.ConnectionClosed:
             pass
@@ -185,13 +187,16 @@ def test_page_requests_over_an_addresss_budget_get_429_and_then_no_answer(server
     assert http_answer(server, address, "/static/missing.txt").startswith(b"HTTP/1.1 404")
 
 
-def test_a_flooding_socket_is_closed_with_4008_within_a_second_and_its_address_cools_down(server):
-    code, seconds = asyncio.run(_flood(server))
-    assert code == 4008
-    assert seconds < 1.0
-    assert not asyncio.run(_connects(server))  # refused (403) during the cool-off
+def test_a_flooding_socket_is_closed_with_4008_and_its_address_cools_down(server):
+    # The flood would go on for 10 s: the server cuts it short once its budget is spent.
+    # How soon is a speed, for bench/abuse.py (its flood and what it costs the honest
+    # tables), not for a test: on a loaded machine the client's own seconds count too.
+    code, seconds = asyncio.run(_flood(server, "127.0.0.2"))
+    assert code == 4008, f"the flood was not closed by the server (code {code} after {seconds:.1f} s)"
+    assert seconds < 10
+    assert not asyncio.run(_connects(server, "127.0.0.2"))  # refused (403) during the cool-off
     time.sleep(3.1)  # the cool-off (3 s here) is over
-    assert asyncio.run(_connects(server))
+    assert asyncio.run(_connects(server, "127.0.0.2"))
 
 
 async def _fragmented(server, size: int):

@@ -153,7 +153,9 @@ async def test_leaving_forfeits_and_ends_a_game_of_two(host, opponent, outsider,
     assert 'data-state="left"' in await receive_until(spectator, 'id="tx-status-2"')
     results = await receive_until(spectator, 'id="results-title"')
     assert "opponent (left)" in results and "<th class=\"num\">Score</th>" in results
-    # A rematch: once both ask, the same two play again at the same table.
+    # A rematch: the one who left gave the seat up and sits down again; once both ask,
+    # the same two play again at the same table.
+    await database_sync_to_async(services.seat_take)(table_id=table.pk, player=ref(opponent), number=2)
     for user in (host, opponent):
         await database_sync_to_async(services.table_rematch)(table_id=table.pk, player=ref(user))
     games = await database_sync_to_async(lambda: list(Game.objects.filter(table=table).order_by("pk")))()
@@ -209,7 +211,7 @@ async def test_a_finished_game_is_saved_with_each_sheets_score(host, opponent, o
     await receive_until(spectator, "cannot write the shape")
     await p1.send_json_to(write(row=1, column=0))
     results = await receive_until(spectator, 'id="results-title"')
-    assert "The board is full." in results or "no place" in results.lower()
+    assert "Player 2 had no room for the" in results or "opponent had no room for the" in results
     saved = await database_sync_to_async(Game.objects.get)(table=table)
     scores = await database_sync_to_async(lambda: sorted(saved.participations.values_list("seat", "score", "place")))()
     assert scores == [(1, game.score(1), 2), (2, game.score(2), 1)] and game.score(2) == 48

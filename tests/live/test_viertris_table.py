@@ -64,7 +64,9 @@ async def test_a_full_column_is_refused(host, opponent, outsider, fake_clock):
         await ws.send_json_to({"intent": "drop", "column": 0, "seq": move + 1})
         await receive_until(spectator, rf"a{move % 2 + 1}:{move + 1}\b")
     await p1.send_json_to({"intent": "drop", "column": 0})
-    assert 'data-code="COLUMN_FULL"' in await receive_until(p1, "ws-error")
+    refused = await receive_until(p1, "ws-error")
+    assert 'data-code="COLUMN_FULL"' in refused
+    assert "Column 1 is full." in refused  # the first column, as its button and the log count
 
 
 async def test_the_move_clock_plays_for_a_slow_player_and_the_game_ends_and_is_saved(host, opponent, outsider, fake_clock):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.test import Client
 from django.urls import reverse
 
@@ -55,15 +56,40 @@ def test_a_visitor_without_a_name_is_asked_for_one_then_sits(host, make_table):
     url = table.get_absolute_url()
     visitor = Client()
     html = top(visitor.get(url).content.decode())
-    guest_url = f'{reverse("guest")}?next={url}'
+    guest_url = f'{reverse("guest")}?next={url}&amp;sit={table.pk}'
     assert f'id="sit-top" href="{guest_url}">Sit</a>' in html
+    assert f'name="sit" value="{table.pk}"' in visitor.get(guest_url.replace("&amp;", "&")).content.decode()
 
-    response = visitor.post(guest_url, {"name": "Zed"})
+    # The name was the one thing missing: choosing it sits them down (no second Sit).
+    response = visitor.post(reverse("guest"), {"name": "Zed", "next": url, "sit": table.pk})
     assert response.status_code == 302 and response.url == url
-    html = top(visitor.get(url).content.decode())
-    assert 'name="seat" value="2"' in html and 'id="sit-top">Sit</button>' in html
-    visitor.post(reverse("lobby:sit", args=[table.pk]), {"seat": 2})
     assert table.seats.get(number=2).display_name.startswith("Zed")
+    html = visitor.get(url).content.decode()
+    assert 'id="sit-top"' not in top(html) and "I'm ready" in html and "Zed (guest) <span class=\"muted\">(you)" in html
+
+
+def test_the_seat_panel_s_name_link_sits_the_visitor_down_too(host, make_table):
+    table = make_table(ref(host))
+    html = Client().get(table.get_absolute_url()).content.decode()
+    assert f'?next={table.get_absolute_url()}&amp;sit={table.pk}">choose a guest name</a> to take a seat' in html
+
+
+def test_a_table_filled_while_the_visitor_chose_a_name_says_so(host, opponent, make_table):
+    table = make_table(ref(host))
+    url = table.get_absolute_url()
+    visitor = Client()
+    services.seat_take(table_id=table.pk, player=ref(opponent), number=2)  # meanwhile
+    response = visitor.post(reverse("guest"), {"name": "Zed", "next": url, "sit": table.pk}, follow=True)
+    assert "This table is full: every seat is taken." in response.content.decode()
+    assert table.seats.count() == 2 and not table.seats.filter(name__startswith="Zed").exists()
+
+
+@pytest.mark.parametrize("sit", ["", "x", "999999", "-1", "1" * 30])
+def test_a_name_without_a_table_to_sit_at_only_names(host, make_table, sit):
+    table = make_table(ref(host))
+    response = Client().post(reverse("guest"), {"name": "Zed", "next": table.get_absolute_url(), "sit": sit})
+    assert response.status_code == 302
+    assert table.seats.count() == 1
 
 
 def test_a_full_table_says_so_and_offers_no_seat_nor_invite(host, opponent, outsider, make_table):

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.identity import SESSION_GUEST_NAME, SESSION_GUEST_TOKEN
+from games.models import Game
 from lobby.models import QueueEntry, Table
 from lobby.quickplay import OFFER_BOT_AFTER_SECONDS, queue_join
 from tests.personas import guest, ref
@@ -142,6 +143,9 @@ def test_play_a_bot_instead_leaves_the_queue_for_a_practice_table(client):
     assert response.status_code == 302 and response.url == table.get_absolute_url()
     assert table.game == "viertris" and table.seats.exclude(bot_level="").count() == 1
     assert not QueueEntry.objects.exists()
+    # The player asked to play now: the game has started (its 3-2-1 runs), no Start to find.
+    assert table.status == Table.Status.RUNNING
+    assert Game.objects.filter(table=table, status=Game.Status.RUNNING).count() == 1
 
 
 def test_leave_the_queue(client, host):
@@ -170,3 +174,20 @@ def test_a_second_press_of_play_now_after_the_match_follows_it_to_the_table(clie
     queue_join(player=ref(opponent), game="viertris")
     response = client.post(PLAY_VIERTRIS, follow=True)  # a double click, or another tab
     assert response.redirect_chain[-1][0] == Table.objects.get().get_absolute_url()
+
+
+@pytest.mark.parametrize("game, needs", [("blockkiller", "A game of Block-Killer starts with 3 players."), ("viertris", None)])
+def test_the_wait_page_says_how_many_a_game_starts_with_when_more_than_two(client, game, needs):
+    as_guest(client).post(reverse("lobby:play_now", args=[game]))
+    html = client.get(QUEUE).content.decode()
+    assert "player is waiting for" in html
+    if needs:
+        assert needs in html
+    else:
+        assert "starts with" not in html
+
+
+def test_the_stake_menu_of_a_card_has_a_label_on_screen(client, host):
+    client.force_login(host)
+    html = client.get(reverse("lobby:index")).content.decode()
+    assert html.count('<label class="play-now-stake"><span>Stake</span>') == 5

@@ -21,7 +21,6 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connections, transaction  # noqa: E402
 
 PLAYERS = int(os.environ.get("QUEUE_PLAYERS", "40"))
@@ -115,7 +114,7 @@ def end_games():
 
 
 def main() -> None:
-    call_command("migrate", verbosity=0)
+    # The database is a copy of one migrated already (tests/services: ScratchDatabase).
     from accounts.services import user_signup
     from lobby import quickplay
     from lobby.models import QueueEntry, Seat, Table

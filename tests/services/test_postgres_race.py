@@ -9,11 +9,11 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
 
+from bench.server import ScratchDatabase
 from tests.needs import need, port_open
 
 pytestmark = pytest.mark.services
@@ -24,16 +24,14 @@ PG = os.environ.get("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432")
 @pytest.fixture
 def scratch_database():
     need(port_open("127.0.0.1", 5432), "PostgreSQL is not running at 127.0.0.1:5432")
-    import psycopg
 
-    name = f"tetriwar_race_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    # Migrated already: a copy of the database migrated once for these migrations.
+    database = ScratchDatabase(PG, prefix="tetriwar_race_")
+    database.create(migrated=True)
     try:
-        yield f"{PG}/{name}"
+        yield database.url
     finally:
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        database.drop()
 
 
 def test_a_game_is_finished_once_and_balances_stay_exact_under_concurrency(scratch_database):

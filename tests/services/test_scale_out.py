@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -16,21 +17,26 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
-import uuid
 from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
 
+from bench.server import ScratchDatabase
 from tests.needs import need, port_open
 
 pytestmark = pytest.mark.services
 ROOT = Path(__file__).resolve().parents[2]
 PG = os.environ.get("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432")
 REDIS_DB = 11  # a Redis database of this test's own
+# Redis pub/sub, the channel layer, is one space for all of a server's databases: two
+# clusters at once (on two pytest-xdist workers) would hear each other's tables and
+# game-host channels. One cluster at a time runs on this machine (running_cluster).
+CLUSTER_LOCK = Path(tempfile.gettempdir()) / "tetriwar-test-cluster.lock"
 
 
 def free_port() -> int:
@@ -92,6 +98,18 @@ class Cluster:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
 
+    @contextlib.contextmanager
+    def frozen(self, *names: str):
+        """The named processes stand still (SIGSTOP) inside the block, and go on after it:
+        their sockets stay open and what was sent to them waits."""
+        for name in names:
+            self.procs[name].send_signal(signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for name in names:
+                self.procs[name].send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         for name in list(self.procs):
             proc = self.procs.pop(name)
@@ -130,33 +148,29 @@ def running_cluster(tmp: Path, **settings: str):
     process started yet); everything is stopped and dropped at the end."""
     need(port_open("127.0.0.1", 5432), "PostgreSQL is not running at 127.0.0.1:5432")
     need(port_open("127.0.0.1", 6379), "Redis is not running at 127.0.0.1:6379")
-    import psycopg
     import redis
 
-    name = f"tetriwar_scale_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"{PG}/{name}",
-        "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DEBUG": "true",
-        "LOG_LEVEL": "WARNING",
-        **settings,
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
-    )
-    cluster = Cluster(env, tmp)
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with open(CLUSTER_LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # until another worker's cluster has stopped
+        database = ScratchDatabase(PG, prefix="tetriwar_scale_")
+        database.create(migrated=True)  # a copy of the database migrated once for these migrations
         redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
+        env = {
+            **os.environ,
+            "DATABASE_URL": database.url,
+            "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "true",
+            "LOG_LEVEL": "WARNING",
+            **settings,
+        }
+        cluster = Cluster(env, tmp)
+        try:
+            yield cluster
+        finally:
+            cluster.stop()
+            database.drop()
+            redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
 
 
 @pytest.fixture(scope="module")
@@ -312,8 +326,12 @@ def test_a_restarted_worker_reconciles_the_games_left_running(cluster):
     async def play():
         a = await connect(cluster, "d1", setup["table"], setup["cookies"][0])
         await start_game(cluster, setup, [a])
-        cluster.kill("worker")
-        cluster.worker()  # back at once, before any watchdog notices
+        # The worker comes back before any watchdog could notice it was gone: the
+        # servers' watchdogs stand still until the new worker beats (however long its
+        # start takes on a loaded machine), so it is the worker that finds the game.
+        with cluster.frozen("d1", "d2"):
+            cluster.kill("worker")
+            cluster.worker()
         assert "restarted" in await receive_until(a, "Game aborted", timeout=20)
         await a.close()
 

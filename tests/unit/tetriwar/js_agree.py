@@ -154,11 +154,10 @@ def python_side(case: Case) -> dict:
     digests, syncs = [], {}
     bombs = case.options.bombs != "off"
     for i, step in enumerate(case.steps):
-        lines, incoming = player.lines, game.state(SEAT)["incoming"] if bombs else []
+        lines, incoming = player.lines, list(player.incoming) if bombs else []
         accepted = play(game, step)
-        landed = (
-            [entry[1] for entry in incoming if entry not in game.state(SEAT)["incoming"]] if bombs else []
-        )
+        # the bombs that left the board's queue (its state's "incoming"): they landed
+        landed = [entry[3] for entry in incoming if entry not in player.incoming] if bombs else []
         dice = any(bomb in SERVER_BOMBS for bomb in landed)  # the field is the server's draw
         if not accepted or dice or (bombs and player.lines != lines):
             # the page cannot know this step's outcome: the server sends its state. After a
@@ -192,15 +191,16 @@ def digest(canon: str) -> str:
     return hashlib.sha1(canon.encode()).hexdigest()[:16]
 
 
-def run_node(node: str, payload: list[dict], engine: str | None = None) -> dict:
-    """All cases through one Node process; ``engine``: another copy of the engine."""
+def run_node(node: str, payload: list[dict], engine: str | None = None, first_failure: bool = False) -> dict:
+    """All cases through one Node process; ``engine``: another copy of the engine;
+    ``first_failure``: stop at the first case that differs."""
     env = dict(os.environ)
     env.pop("TETRIWAR_ENGINE", None)
     if engine:
         env["TETRIWAR_ENGINE"] = engine
     run = subprocess.run(
         [node, str(RUNNER)],
-        input=json.dumps({"cases": payload}),
+        input=json.dumps({"cases": payload, "firstFailure": first_failure}),
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -236,22 +236,29 @@ def explain(case: Case, failure: dict) -> str:
 
 
 def compare(
-    node: str, cases: list[Case], engine: str | None = None, payload: list[dict] | None = None
+    node: str,
+    cases: list[Case],
+    engine: str | None = None,
+    payload: list[dict] | None = None,
+    first_failure: bool = False,
 ) -> tuple[dict, list[str]]:
     """Run ``cases`` through both engines: Node's summary, and one explanation per case
     that differed (empty when the engines agree everywhere). ``payload``: the cases'
-    Python side, when already worked out."""
+    Python side, when already worked out; ``first_failure``: stop at the first case
+    that differs (enough to show that a difference is caught)."""
     by_id = {case.id: case for case in cases}
     if payload is None:
         payload = [python_side(case) for case in cases]
-    result = run_node(node, payload, engine)
+    result = run_node(node, payload, engine, first_failure)
     return result, [explain(by_id[failure["id"]], failure) for failure in result["failures"]]
 
 
-def random_cases(count: int, bombs: str = "off", seed: int = 31) -> list[Case]:
-    rng = random.Random(f"{seed}:{bombs}")
+def random_cases(count: int, bombs: str = "off", seed: int = 31, start: int = 0) -> list[Case]:
+    """``count`` random cases; ``start``: the first of a further part, drawn from a chance
+    of its own (so that each part is worked out without the ones before it)."""
+    rng = random.Random(f"{seed}:{bombs}:{start}" if start else f"{seed}:{bombs}")
     length = 160 if bombs == "off" else 320  # bombs need pieces: longer logs
-    return [random_case(rng, f"{bombs}-{i}", bombs, length) for i in range(count)]
+    return [random_case(rng, f"{bombs}-{start + i}", bombs, length) for i in range(count)]
 
 
 if __name__ == "__main__":  # pragma: no cover - a tool for a person

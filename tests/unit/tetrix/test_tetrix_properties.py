@@ -194,3 +194,14 @@ def test_the_clocks_alone_play_every_game_to_an_end(spec):
         check_sheets(game)
         assert game.round <= C.CELLS
     assert game.termination.value == "full_board"
+
+
+@SETTINGS
+@given(sheets)
+def test_the_text_of_a_sheet_reads_each_cell_and_reads_back_as_the_sheet(sheet):
+    rows = sheet.rows()
+    assert len(rows) == C.SIZE and all(len(row) == C.SIZE for row in rows)
+    for r in range(C.SIZE):
+        for c in range(C.SIZE):
+            assert rows[r][c] == (sheet.symbol_at(r, c) or C.EMPTY)
+    assert Sheet.from_rows(rows) == sheet
