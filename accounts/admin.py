@@ -110,8 +110,15 @@ class ChipTransactionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class ModerationActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Moderation, as the services recorded it."""
 
-    list_display = ("created_at", "admin", "action", "user", "table_id", "game_id", "reason")
+    list_display = ("created_at", "admin", "action", "user", "table_id", "game_id", "shown_reason")
     list_filter = ("action",)
     list_select_related = ("admin", "user")
     search_fields = ("admin__username", "user__username", "reason")
     date_hierarchy = "created_at"
+    fields = ("created_at", "admin", "action", "user", "table_id", "game_id", "chat_message_id", "shown_reason")
+    readonly_fields = fields
+
+    @admin.display(description=_("reason"), ordering="reason")
+    def shown_reason(self, action: ModerationAction) -> str:
+        """The automatic mute's reason in the admin's language (stored in English)."""
+        return action.reason_words

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Accounts and chips"
+    verbose_name = gettext_lazy("Accounts and chips")
 
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save

@@ -190,6 +190,8 @@ LANGUAGES = [
     ("zh-hans", "简体中文"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One format per language for a time of day, a date, and both (config/formats/__init__.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.words import player_name
 
@@ -15,29 +16,40 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
-    table = models.ForeignKey("lobby.Table", on_delete=models.PROTECT, related_name="games")
-    kind = models.CharField(max_length=32)  # a slug of games.registry
-    options = models.JSONField(default=dict)
-    seed = models.BigIntegerField()
+    table = models.ForeignKey(
+        "lobby.Table",
+        verbose_name=pgettext_lazy("game table", "table"),
+        on_delete=models.PROTECT,
+        related_name="games",
+    )
+    kind = models.CharField(_("kind of game"), max_length=32)  # a slug of games.registry
+    options = models.JSONField(_("options"), default=dict)
+    seed = models.BigIntegerField(_("seed"))
     # The version of its kind's rules the game was played under (its live adapter's
     # RULES_VERSION when it was created): a replay and its check use that version's engine.
     rules_version = models.PositiveSmallIntegerField(
-        default=1, help_text="The version of its game's rules it was played under (its replay uses them)."
+        _("rules version"),
+        default=1,
+        help_text=_("The version of its game's rules it was played under (its replay uses them)."),
     )
-    stake = models.PositiveIntegerField(default=0)
-    pot = models.PositiveIntegerField(default=0, help_text="Chips taken from the seats at the start.")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
-    scored = models.BooleanField(default=False)
-    unscored_reason = models.CharField(max_length=200, blank=True)
-    abort_reason = models.CharField(max_length=200, blank=True)
+    stake = models.PositiveIntegerField(_("stake"), default=0)
+    pot = models.PositiveIntegerField(
+        pgettext_lazy("chips", "pot"), default=0, help_text=_("Chips taken from the seats at the start.")
+    )
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.RUNNING)
+    scored = models.BooleanField(_("scored"), default=False)
+    unscored_reason = models.CharField(_("why it was not scored"), max_length=200, blank=True)
+    abort_reason = models.CharField(_("why it was aborted"), max_length=200, blank=True)
     # why it ended (games.core.outcome.Termination), once it has
-    termination = models.CharField(max_length=16, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    termination = models.CharField(_("how it ended"), max_length=16, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
     # Replays (games/replays.py): public like the game was, unless an admin hides one;
     # and checked (games/verify.py): does the game rebuilt from its log end as recorded?
-    replay_hidden = models.BooleanField(default=False, help_text="Hide this game's replay from everyone but admins.")
+    replay_hidden = models.BooleanField(
+        _("replay hidden"), default=False, help_text=_("Hide this game's replay from everyone but admins.")
+    )
 
     class ReplayCheck(models.TextChoices):
         UNCHECKED = "", _("not checked")
@@ -45,11 +57,17 @@ class Game(models.Model):
         MISMATCH = "mismatch", _("MISMATCH")
         NO_RECORD = "no_record", _("no log to replay")
 
-    replay_check = models.CharField(max_length=9, choices=ReplayCheck.choices, blank=True, default="")
-    replay_problem = models.TextField(blank=True, help_text="What the last check found different.")
-    replay_checked_at = models.DateTimeField(null=True, blank=True)
+    replay_check = models.CharField(
+        _("replay check"), max_length=9, choices=ReplayCheck.choices, blank=True, default=""
+    )
+    replay_problem = models.TextField(
+        _("replay problem"), blank=True, help_text=_("What the last check found different.")
+    )
+    replay_checked_at = models.DateTimeField(_("replay checked at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status"])]
 
@@ -60,24 +78,31 @@ class Game(models.Model):
 class Participation(models.Model):
     """A seat's part in a game and its outcome."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="participations")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="participations"
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="participations"
     )
-    name = models.CharField(max_length=150)
-    is_guest = models.BooleanField(default=False)
-    bot_level = models.CharField(max_length=8, blank=True)
-    ip = models.GenericIPAddressField(null=True, blank=True)
-    score = models.IntegerField(default=0)
-    lines = models.PositiveIntegerField(default=0)
-    eliminations = models.PositiveIntegerField(default=0)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    forfeited = models.BooleanField(default=False)
-    points = models.IntegerField(default=0)
-    chips_delta = models.IntegerField(default=0)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="participations",
+    )
+    name = models.CharField(_("name"), max_length=150)
+    is_guest = models.BooleanField(_("guest"), default=False)
+    bot_level = models.CharField(_("bot level"), max_length=8, blank=True)
+    ip = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
+    score = models.IntegerField(_("score"), default=0)
+    lines = models.PositiveIntegerField(pgettext_lazy("cleared lines", "lines"), default=0)
+    eliminations = models.PositiveIntegerField(_("eliminations"), default=0)
+    place = models.PositiveSmallIntegerField(
+        pgettext_lazy("finishing position", "place"), null=True, blank=True
+    )
+    forfeited = models.BooleanField(_("forfeited"), default=False)
+    points = models.IntegerField(_("points"), default=0)
+    chips_delta = models.IntegerField(_("chips won or lost"), default=0)
 
     class Meta:
+        verbose_name = _("participation")
+        verbose_name_plural = _("participations")
         ordering = ["game", "seat"]
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_participation_per_seat")]
 
@@ -95,10 +120,15 @@ class GameLog(models.Model):
     and ``data``, the same log packed with the engine's exact times and its clock at the
     start and the end (``games.core.log.InputLog.pack``), from which the game replays."""
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="log")
-    entries = models.JSONField(default=list)
-    summary = models.JSONField(default=dict, blank=True)
-    data = models.BinaryField(default=b"", blank=True)
+    game = models.OneToOneField(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="log")
+    entries = models.JSONField(_("entries"), default=list)
+    summary = models.JSONField(_("summary"), default=dict, blank=True)
+    data = models.BinaryField(_("packed log"), default=b"", blank=True)
+
+
+    class Meta:
+        verbose_name = _("input log")
+        verbose_name_plural = _("input logs")
 
     def __str__(self) -> str:
         return f"Log of {self.game}"
@@ -107,9 +137,14 @@ class GameLog(models.Model):
 class HostHeartbeat(models.Model):
     """The last sign of life of the worker that hosts a shard of the tables."""
 
-    shard = models.PositiveIntegerField(primary_key=True)
-    beat_at = models.DateTimeField()
-    pid = models.PositiveIntegerField(default=0)
+    shard = models.PositiveIntegerField(_("shard"), primary_key=True)
+    beat_at = models.DateTimeField(_("last beat at"))
+    pid = models.PositiveIntegerField(_("process id"), default=0)
+
+
+    class Meta:
+        verbose_name = _("host heartbeat")
+        verbose_name_plural = _("host heartbeats")
 
     def __str__(self) -> str:
         return f"shard {self.shard} at {self.beat_at:%H:%M:%S}"
@@ -120,14 +155,18 @@ class Rating(models.Model):
     beside RULES.md §6 points. Written by ``games.services.game_finish`` for scored
     games only; guests and bots have none."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    kind = models.CharField(max_length=32)  # a slug of games.registry
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    rated_games = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(_("kind of game"), max_length=32)  # a slug of games.registry
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    rated_games = models.PositiveIntegerField(_("rated games"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         ordering = ["kind", "-mu"]
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="one_rating_per_user_and_kind")]
 

@@ -143,13 +143,18 @@ class ModeratedPlayerAdmin(PlayerAdmin):
     actions = ["ban_users", *PlayerAdmin.actions, "mute_users", "unmute_users"]
     list_display = (*PlayerAdmin.list_display, "chat_muted_until")
     list_filter = (*PlayerAdmin.list_filter, MutedFilter)
-    readonly_fields = (*PlayerAdmin.readonly_fields, "muted_until", "mute_reason")
-    fieldsets = (*PlayerAdmin.fieldsets, (_("Chat"), {"fields": ("muted_until", "mute_reason")}))
+    readonly_fields = (*PlayerAdmin.readonly_fields, "muted_until", "shown_mute_reason")
+    fieldsets = (*PlayerAdmin.fieldsets, (_("Chat"), {"fields": ("muted_until", "shown_mute_reason")}))
     change_form_template = "admin/lobby/user_change_form.html"
 
     @admin.display(description=_("Muted in the chat until"), ordering="muted_until")
     def chat_muted_until(self, user: User):
         return chat.muted_until(user)
+
+    @admin.display(description=_("reason for the mute"))
+    def shown_mute_reason(self, user: User) -> str:
+        """The automatic mute's reason in the admin's language (stored in English)."""
+        return user.mute_reason_words
 
     def render_change_form(self, request: HttpRequest, context, *args, obj=None, **kwargs):
         context["chat_muted_until"] = chat.muted_until(obj) if obj is not None else None
@@ -270,7 +275,7 @@ class TableAdmin(admin.ModelAdmin):
     search_fields = ("name", "named_for", "host_name")
     readonly_fields = (
         "game", "table_name", "name", "name_kind", "named_for", "options", "seats_total", "stake", "status", "host_user",
-        "host_guest_token", "host_name", "closed_reason", "created_at", "updated_at",
+        "host_guest_token", "host_name", "shown_closed_reason", "created_at", "updated_at",
     )
     inlines = [SeatInline]
     actions = ["close_tables"]
@@ -287,6 +292,11 @@ class TableAdmin(admin.ModelAdmin):
     def host(self, table: Table) -> str:
         """A guest host marked so in the admin's language."""
         return table.host_display_name
+
+    @admin.display(description=_("why it closed"))
+    def shown_closed_reason(self, table: Table) -> str:
+        """Why it closed in the admin's language (the site's reasons are stored in English)."""
+        return table.closed_reason_words
 
     @admin.action(description=_("Close the selected tables"))
     def close_tables(self, request, queryset):

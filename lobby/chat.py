@@ -46,7 +46,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 
 from accounts.identity import PlayerRef
-from accounts.models import ModerationAction, User
+from accounts.models import FLOOD_MUTE_REASON, ModerationAction, User
 from games.core.errors import Refusal
 from lobby.broadcast import identity_key, table_group, user_group
 from lobby.models import ChatIgnore, ChatMessage, ChatReport, Table
@@ -223,13 +223,14 @@ def fields_of(message: ChatMessage) -> dict:
         "author": author_tag(message.author_key),
         "text": message.text,
         "at": message.created_at.isoformat(),
-        "hm": timezone.localtime(message.created_at).strftime("%H:%M"),
     }
 
 
 def message_html(fields: dict, *, oob: bool = True) -> str:
     """One message, appended to the page's log (the active language's words)."""
-    item = render_to_string("lobby/chat.html#chat_message", {"m": fields})
+    # The time in the active language's TIME_FORMAT (config/formats), as chat.js writes it.
+    at = datetime.fromisoformat(fields["at"])
+    item = render_to_string("lobby/chat.html#chat_message", {"m": fields, "at": at})
     if not oob:
         return item
     return f'<div hx-swap-oob="beforeend:#chat-log">{item}</div>'
@@ -464,12 +465,10 @@ def unmute(*, user: User, by: User | None) -> None:
     _mute_changed(user.pk)
 
 
-FLOOD_MUTE_REASON = "Writing too fast in the chat (automatic)."
-
-
 def mute_for_flood(player: PlayerRef) -> datetime:
     """The edge refused ``player`` too often in a row for writing too fast: muted for
-    ``CHAT_FLOOD_MUTE_SECONDS`` (logged as a moderation with no moderator)."""
+    ``CHAT_FLOOD_MUTE_SECONDS`` (logged as a moderation with no moderator). The reason
+    is stored in English and read in each reader's language (accounts.models.reason_words)."""
     until = timezone.now() + timedelta(seconds=settings.CHAT_FLOOD_MUTE_SECONDS)
     if player.user_id is not None:
         user = User.objects.filter(pk=player.user_id).first()

@@ -5,7 +5,7 @@ import re
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.words import guest_mark, player_name
@@ -42,24 +42,30 @@ class Table(models.Model):
         PRACTICE = "practice", _("a practice")
         SOLO = "solo", _("a solo game")
 
-    game = models.CharField(max_length=32)  # a slug of games.registry
-    name = models.CharField(max_length=60, blank=True)  # as typed; empty for a default name
-    name_kind = models.CharField(max_length=8, choices=NameKind.choices, blank=True, default=NameKind.TYPED)
-    named_for = models.CharField(max_length=150, blank=True)  # a default name's player: its creator
-    options = models.JSONField(default=dict)
-    seats_total = models.PositiveSmallIntegerField()
-    stake = models.PositiveIntegerField(default=0, help_text=_("Chips per seat; 0 is friendly."))
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    host_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    game = models.CharField(_("kind of game"), max_length=32)  # a slug of games.registry
+    name = models.CharField(_("typed name"), max_length=60, blank=True)  # as typed; empty for a default name
+    name_kind = models.CharField(
+        _("kind of name"), max_length=8, choices=NameKind.choices, blank=True, default=NameKind.TYPED
     )
-    host_guest_token = models.CharField(max_length=32, blank=True)
-    host_name = models.CharField(max_length=150)
-    closed_reason = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    # a default name's player: its creator
+    named_for = models.CharField(_("named for"), max_length=150, blank=True)
+    options = models.JSONField(_("options"), default=dict)
+    seats_total = models.PositiveSmallIntegerField(_("seats"))
+    stake = models.PositiveIntegerField(_("stake"), default=0, help_text=_("Chips per seat; 0 is friendly."))
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.OPEN)
+    host_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("host's account"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    host_guest_token = models.CharField(_("host's guest token"), max_length=32, blank=True)
+    host_name = models.CharField(_("host's name"), max_length=150)
+    closed_reason = models.CharField(_("why it closed"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = pgettext_lazy("game table", "table")
+        verbose_name_plural = pgettext_lazy("game table", "tables")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -118,22 +124,32 @@ class Table(models.Model):
 class Seat(models.Model):
     """A taken seat. Seats that nobody holds have no row."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+    table = models.ForeignKey(
+        Table,
+        verbose_name=pgettext_lazy("game table", "table"),
+        on_delete=models.CASCADE,
+        related_name="seats",
     )
-    guest_token = models.CharField(max_length=32, blank=True)
-    bot_level = models.CharField(max_length=8, blank=True, help_text=_("Set for a computer player."))
-    name = models.CharField(max_length=150)
-    ready = models.BooleanField(default=False)
+    number = models.PositiveSmallIntegerField(_("seat number"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="seats",
+    )
+    guest_token = models.CharField(_("guest token"), max_length=32, blank=True)
+    bot_level = models.CharField(
+        _("bot level"), max_length=8, blank=True, help_text=_("Set for a computer player.")
+    )
+    name = models.CharField(_("name"), max_length=150)
+    ready = models.BooleanField(pgettext_lazy("a player", "ready"), default=False)
     # The player left the running game (Leave, a ban, 30 s gone): they watch the rest of
     # it, and their seat is freed at its end unless they are still at the table.
-    left_game = models.BooleanField(default=False)
-    ip = models.GenericIPAddressField(null=True, blank=True)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    left_game = models.BooleanField(_("left the game"), default=False)
+    ip = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
@@ -175,16 +191,26 @@ class Seat(models.Model):
 class Watcher(models.Model):
     """An open table page (one WebSocket). Spectators are watchers without a seat."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="watchers")
-    channel_name = models.CharField(max_length=200, unique=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    table = models.ForeignKey(
+        Table,
+        verbose_name=pgettext_lazy("game table", "table"),
+        on_delete=models.CASCADE,
+        related_name="watchers",
     )
-    guest_token = models.CharField(max_length=32, blank=True)
+    channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="+",
+    )
+    guest_token = models.CharField(_("guest token"), max_length=32, blank=True)
     # The Daphne process holding the socket (lobby.presence.SERVER_ID): when that
     # process is gone, so is the page, whatever row it left behind.
-    server = models.CharField(max_length=80, blank=True, db_index=True)
-    connected_at = models.DateTimeField(auto_now_add=True)
+    server = models.CharField(_("server"), max_length=80, blank=True, db_index=True)
+    connected_at = models.DateTimeField(_("connected at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("watcher")
+        verbose_name_plural = _("watchers")
 
     def __str__(self) -> str:
         return f"{self.table} watched by {self.user or self.guest_token or 'anonymous'}"
@@ -193,8 +219,12 @@ class Watcher(models.Model):
 class ServerBeat(models.Model):
     """A Daphne process of a scale-out site, alive while it beats (lobby.presence)."""
 
-    server = models.CharField(max_length=80, unique=True)
-    beat_at = models.DateTimeField()
+    server = models.CharField(_("server"), max_length=80, unique=True)
+    beat_at = models.DateTimeField(_("last beat at"))
+
+    class Meta:
+        verbose_name = _("server heartbeat")
+        verbose_name_plural = _("server heartbeats")
 
     def __str__(self) -> str:
         return f"{self.server} at {self.beat_at:%H:%M:%S}"
@@ -207,23 +237,33 @@ class QueueEntry(models.Model):
     the player there."""
 
     # lobby.broadcast.identity_key: "u<user id>" or "g<guest token>"; one row per person.
-    player_key = models.CharField(max_length=40, unique=True)
+    player_key = models.CharField(_("player key"), max_length=40, unique=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="+",
     )
-    guest_token = models.CharField(max_length=32, blank=True)
-    name = models.CharField(max_length=150)
-    ip = models.GenericIPAddressField(null=True, blank=True)
-    game = models.CharField(max_length=32)  # a slug of games.registry
-    stake = models.PositiveIntegerField(default=0, help_text=_("Chips per seat; 0 is friendly."))
-    rating = models.FloatField()  # games.ratings.matching_rating as the player joined
-    joined_at = models.DateTimeField()
-    seen_at = models.DateTimeField()  # the last look of the waiting page
-    keep_waiting = models.BooleanField(default=False)  # declined the offer of a bot
-    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    matched_at = models.DateTimeField(null=True, blank=True)
+    guest_token = models.CharField(_("guest token"), max_length=32, blank=True)
+    name = models.CharField(_("name"), max_length=150)
+    ip = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
+    game = models.CharField(_("kind of game"), max_length=32)  # a slug of games.registry
+    stake = models.PositiveIntegerField(_("stake"), default=0, help_text=_("Chips per seat; 0 is friendly."))
+    rating = models.FloatField(_("rating"))  # games.ratings.matching_rating as the player joined
+    joined_at = models.DateTimeField(_("joined at"))
+    seen_at = models.DateTimeField(_("last seen at"))  # the last look of the waiting page
+    keep_waiting = models.BooleanField(_("keeps waiting"), default=False)  # declined the offer of a bot
+    table = models.ForeignKey(
+        Table,
+        verbose_name=pgettext_lazy("game table", "table"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    matched_at = models.DateTimeField(_("matched at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("quick-play queue entry")
+        verbose_name_plural = _("quick-play queue entries")
         ordering = ["joined_at", "id"]
         indexes = [models.Index(fields=["game", "stake", "joined_at"], name="queue_waiting_order")]
         constraints = [
@@ -252,22 +292,33 @@ class ChatMessage(models.Model):
         TABLE = "table", _("Table")
         SPECTATORS = "spectators", _("Spectators")
 
-    room = models.CharField(max_length=10, choices=Room.choices)
-    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="chat_messages")
-    # lobby.broadcast.identity_key of the writer ("u<user id>", "g<guest token>"): never shown.
-    author_key = models.CharField(max_length=40)
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_messages"
+    room = models.CharField(pgettext_lazy("chat", "room"), max_length=10, choices=Room.choices)
+    table = models.ForeignKey(
+        Table,
+        verbose_name=pgettext_lazy("game table", "table"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
     )
-    author_name = models.CharField(max_length=150)
-    text = models.TextField()  # at most settings.CHAT_MAX_LENGTH characters, cleaned (lobby/chat.py)
-    created_at = models.DateTimeField(auto_now_add=True)
-    deleted_at = models.DateTimeField(null=True, blank=True)
+    # lobby.broadcast.identity_key of the writer ("u<user id>", "g<guest token>"): never shown.
+    author_key = models.CharField(_("author's key"), max_length=40)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("author"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="chat_messages",
+    )
+    author_name = models.CharField(_("author's name"), max_length=150)
+    text = models.TextField(_("text"))  # at most settings.CHAT_MAX_LENGTH characters, cleaned (lobby/chat.py)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
     deleted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("deleted by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
     )
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["-id"]
         indexes = [models.Index(fields=["table", "room", "-id"], name="chat_room_newest")]
         constraints = [
@@ -290,22 +341,38 @@ class ChatReport(models.Model):
     """A player's report of a message, for the moderators (the admin). It keeps what
     was reported as it was: the message itself may be trimmed away or deleted."""
 
-    message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports")
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_reported"
+    message = models.ForeignKey(
+        ChatMessage,
+        verbose_name=_("message"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports",
     )
-    author_name = models.CharField(max_length=150)
-    text = models.TextField()
-    room = models.CharField(max_length=10, choices=ChatMessage.Room.choices)
-    table_id = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reported by"),
+        on_delete=models.CASCADE,
+        related_name="chat_reports",
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("author"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="chat_reported",
+    )
+    author_name = models.CharField(_("author's name"), max_length=150)
+    text = models.TextField(_("text"))
+    room = models.CharField(pgettext_lazy("chat", "room"), max_length=10, choices=ChatMessage.Room.choices)
+    table_id = models.PositiveIntegerField(_("table number"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
     resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, verbose_name=_("resolved by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
     )
 
     class Meta:
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
         ordering = ["resolved_at", "-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once"),
@@ -318,12 +385,19 @@ class ChatReport(models.Model):
 class ChatIgnore(models.Model):
     """A player hides another's messages, for themselves only."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_ignores")
-    author_key = models.CharField(max_length=40)  # as ChatMessage.author_key
-    author_name = models.CharField(max_length=150)
-    created_at = models.DateTimeField(auto_now_add=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("ignored by"),
+        on_delete=models.CASCADE,
+        related_name="chat_ignores",
+    )
+    author_key = models.CharField(_("author's key"), max_length=40)  # as ChatMessage.author_key
+    author_name = models.CharField(_("author's name"), max_length=150)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("ignored chat author")
+        verbose_name_plural = _("ignored chat authors")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["owner", "author_key"], name="chat_ignore_once"),

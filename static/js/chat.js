@@ -4,6 +4,7 @@
 // the games ignore them (TableLive.typing, static/js/live.js), and Escape hands the
 // keys back to the game. What is decided here without the page is in chat_state.js.
 import { atBottom, givenBack, isChatRefusal, messageNumber, roomOf, unreadCount } from "./chat_state.js";
+import { whenText } from "./datetimes.js";
 
 const socketElt = document.querySelector("[ws-connect]");
 const chat = document.getElementById("chat");
@@ -106,7 +107,7 @@ function restoreBox() {
 }
 
 // Own messages marked (their report and hide buttons go, by the stylesheet), times in
-// the reader's clock.
+// the reader's clock, in the server's format for the page's language (datetimes.js).
 function dress() {
   const me = chat.dataset.me;
   const list = log();
@@ -121,20 +122,13 @@ function dress() {
       if (sent && text && text.textContent === sent.replace(/\s+/g, " ")) sent = "";
     }
     const time = item.querySelector("time");
-    if (time) time.textContent = localTime(time.getAttribute("datetime"), false);
+    if (time) time.textContent = whenText(time.getAttribute("datetime"), document.documentElement.lang);
   }
   const until = document.querySelector("[data-chat-until]");
   if (until && !until.dataset.dressed) {
     until.dataset.dressed = "";
-    until.textContent = localTime(until.getAttribute("datetime"), true);
+    until.textContent = whenText(until.getAttribute("datetime"), document.documentElement.lang, "datetime");
   }
-}
-function localTime(iso, withDay) {
-  const when = new Date(iso);
-  if (Number.isNaN(when.getTime())) return iso;
-  const options = withDay ? { day: "numeric", month: "short", hour: "numeric", minute: "2-digit" }
-    : { hour: "numeric", minute: "2-digit" };
-  return when.toLocaleString(document.documentElement.lang || undefined, options);
 }
 
 // The box says where a message goes: the table, its spectators (the players do not see

@@ -156,7 +156,8 @@ def test_urls_carry_no_language_prefix(client, db):
 
 @pytest.mark.parametrize(
     ("language", "shown"),
-    [("en", "Nov. 25, 2026"), ("de", "25. November 2026"), ("es", "25 de noviembre de 2026"), ("zh-hans", "2026年11月25日")],
+    # config/formats: one date format per language (issue 49, point 23)
+    [("en", "Nov 25, 2026"), ("de", "25.11.2026"), ("es", "25/11/2026"), ("zh-hans", "2026年11月25日")],
 )
 def test_dates_are_written_the_readers_way(client, make_user, language, shown):
     player = make_user("datedplayer")
