@@ -41,6 +41,8 @@ class ParticipationInline(ReadOnlyMixin, admin.TabularInline):
         "forfeited",
         "points",
         "chips_delta",
+        "rating_before",
+        "rating_after",
     )
     readonly_fields = fields
     can_delete = False

@@ -101,8 +101,10 @@ class LiveGameBase:
     FRAMES: tuple[type[Frame], ...] = ()  # the game's intents as typed frames (games/wire.py)
     # The results panel's columns of the game's own numbers: (heading, Standing field).
     # Headings are marked with gettext_lazy: rendered in the language active then.
+    # The game's own numbers in its results, after the place and the name: its score
+    # first, named "Score" in every game (games/words.py RESULT_WORDS: the §6 ranking
+    # points, chips and rating that follow at a competitive table have words of their own).
     RESULT_COLUMNS: tuple[tuple[Any, str], ...] = ((gettext_lazy("Score"), "score"),)
-    POINTS_HEADING: Any = gettext_lazy("Points")  # the leaderboard points column, at competitive tables
     # The version of the game's rules new games are played under, recorded on each game
     # (Game.rules_version) so that its replay uses the same rules (``rules``).
     RULES_VERSION: ClassVar[int] = 1
@@ -324,6 +326,7 @@ class LiveGameBase:
             parts = [by_seat[seat] for seat in standing.seats if seat in by_seat]
             rows.append({
                 **asdict(standing),
+                "seat_list": " ".join(str(seat) for seat in standing.seats),
                 "values": [getattr(standing, key) for _, key in self.RESULT_COLUMNS],
                 "names": " + ".join(
                     gettext("%(name)s (left)") % {"name": self.name(seat)} if seat in standing.leavers
@@ -332,11 +335,14 @@ class LiveGameBase:
                 ),
                 "points": sum(p.points for p in parts),
                 "chips": sum(p.chips_delta for p in parts),
+                # each rated player's new rating and its change (a pair: both partners')
+                "ratings": [(p.rating_after, p.rating_after - p.rating_before) for p in parts
+                            if p.rating_after is not None and p.rating_before is not None],
             })
         context = {
             "rows": rows, "game": game_row, "game_id": getattr(game_row, "pk", None),
             "termination": self.ending_words(outcome), "oob": oob,
-            "columns": self.RESULT_COLUMNS, "points_heading": self.POINTS_HEADING, **self.results_context(),
+            "columns": self.RESULT_COLUMNS, "rated": any(r["ratings"] for r in rows), **self.results_context(),
         }
         html = render_to_string(self.TEMPLATE + "#results", context)
         if not oob:

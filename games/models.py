@@ -99,6 +99,10 @@ class Participation(models.Model):
     forfeited = models.BooleanField(_("forfeited"), default=False)
     points = models.IntegerField(_("points"), default=0)
     chips_delta = models.IntegerField(_("chips won or lost"), default=0)
+    # The player's shown rating before and after a scored game (games.ratings): the
+    # results and the profile show the new value with its change. None: not rated.
+    rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
+    rating_after = models.IntegerField(_("rating after"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("participation")
@@ -113,6 +117,12 @@ class Participation(models.Model):
     def player_name(self) -> str:
         """The name as people read it; a bot's in the active language (``Ada (bot, greedy)``)."""
         return player_name(self.name, self.bot_level)
+
+    @property
+    def rating_change(self) -> int | None:
+        if self.rating_after is None or self.rating_before is None:
+            return None
+        return self.rating_after - self.rating_before
 
 
 class GameLog(models.Model):

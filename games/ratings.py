@@ -59,12 +59,21 @@ def shown_ratings(user_ids: Iterable[int | None], kind: str) -> dict[int, ShownR
     return {r.user_id: shown_of(r) for r in Rating.objects.filter(user_id__in=ids, kind=kind)}
 
 
-def ratings_update(*, kind: str, sides: list[tuple[int, list[int | None]]]) -> dict[int, Rating]:
+@dataclass(frozen=True)
+class RatingChange:
+    """A player's shown rating before a rated game and after it (the results show both)."""
+
+    before: int
+    after: int
+
+
+def ratings_update(*, kind: str, sides: list[tuple[int, list[int | None]]]) -> dict[int, RatingChange]:
     """Rate one scored game, inside the caller's transaction (``game_finish``'s, with
     its points and chips): ``sides`` are (place, the user ids of the side's players),
     one side per player in a free-for-all, a pair's two partners in one side; a
     forfeit ranks by its recorded place. A guest or bot (None) plays as a new player
-    and keeps no rating. Returns the players' new ratings, by user id."""
+    and keeps no rating. Returns each player's shown rating before and after, by user id
+    (read from the locked rows: a game finishing at the same time cannot slip between)."""
     if len(sides) < 2:
         return {}
     user_ids = sorted({uid for _, side in sides for uid in side if uid is not None})
@@ -91,6 +100,7 @@ def ratings_update(*, kind: str, sides: list[tuple[int, list[int | None]]]) -> d
         ],
         [place for place, _ in sides],
     )
+    before = {uid: formula.shown(row.mu, row.sigma) for uid, row in rows.items()}
     now = timezone.now()
     for (_, side), skills in zip(sides, new_skills, strict=True):
         for uid, skill in zip(side, skills, strict=True):
@@ -103,4 +113,4 @@ def ratings_update(*, kind: str, sides: list[tuple[int, list[int | None]]]) -> d
                     now,
                 )
     Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "rated_games", "updated_at"])
-    return rows
+    return {uid: RatingChange(before[uid], formula.shown(row.mu, row.sigma)) for uid, row in rows.items()}

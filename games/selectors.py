@@ -21,7 +21,7 @@ from games.registry import GAMES
 # The leaderboard's periods, in tab order, with their labels.
 PERIODS: dict[str, Any] = {"all": gettext_lazy("All time"), "month": gettext_lazy("This month")}
 # What a leaderboard is sorted by, the first the default, with their labels.
-SORTS: dict[str, Any] = {"points": gettext_lazy("Points"), "rating": gettext_lazy("Rating")}
+SORTS: dict[str, Any] = {"points": gettext_lazy("Ranking points"), "rating": gettext_lazy("Rating")}
 
 
 @dataclass(frozen=True)

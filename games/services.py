@@ -189,7 +189,11 @@ def _rate(game: Game, by_seat: dict[int, Participation], outcome: Outcome) -> No
     """The skill ratings of a scored game, in the transaction of its points (issue 32):
     each side at its recorded place, a forfeit too (it ranks last)."""
     sides = [(standing.place, [by_seat[seat].user_id for seat in standing.seats]) for standing in outcome.standings]
-    ratings_update(kind=game.kind, sides=sides)
+    changes = ratings_update(kind=game.kind, sides=sides)
+    for p in by_seat.values():
+        change = changes.get(p.user_id) if p.user_id is not None else None
+        if change is not None:
+            p.rating_before, p.rating_after = change.before, change.after
 
 
 def packed_log(finished: FinishedGame) -> bytes:
@@ -230,7 +234,8 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
         _settle(game, parts, outcome)
         _rate(game, by_seat, outcome)
     Participation.objects.bulk_update(
-        parts, ["score", "lines", "eliminations", "place", "forfeited", "points", "chips_delta"]
+        parts, ["score", "lines", "eliminations", "place", "forfeited", "points", "chips_delta",
+                "rating_before", "rating_after"]
     )
     GameLog.objects.filter(game=game).update(
         entries=list(finished.log), summary={**outcome.to_dict(), "end": finished.end}, data=packed_log(finished)

@@ -55,8 +55,7 @@ class ViertrisLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = TEMPLATE
     FRAMES = (Drop,)
-    RESULT_COLUMNS = ((gettext_lazy("Points"), "score"),)
-    POINTS_HEADING = gettext_lazy("Ranking")
+    RESULT_COLUMNS = ((gettext_lazy("Score"), "score"),)
 
     def __init__(self, setup: dict[str, Any]) -> None:
         super().__init__(setup)

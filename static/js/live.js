@@ -123,6 +123,7 @@
   // The results panel (games/results.html) shows the table status's own Rematch button
   // (a click there clicks it) or, once asked, what the rematch waits for.
   let seenResults = null;
+  let seenOwn = null;
   function results() {
     const panel = document.getElementById("results");
     if (!panel || !panel.querySelector("#results-title")) {
@@ -131,16 +132,82 @@
       return;
     }
     nextAction();
-    if (panel === seenResults) return;
-    seenResults = panel;
-    // In view means below the top bar too, where it stays on screen (sticky: on a phone
-    // it is three lines tall), and a reloaded page keeps the scroll it had.
+    const own = markOwnRow(panel);
+    if (panel !== seenResults) {
+      seenResults = panel;
+      userMoved = false;
+      fitList(panel);
+      resultsInView(panel);
+    } else if (!userMoved) {
+      // A push (the seats, the status) may move them before the reader has done
+      // anything: they are put back once it is laid out.
+      requestAnimationFrame(() => { if (!userMoved && panel.isConnected) resultsInView(panel); });
+    }
+    if (own && own !== seenOwn) { seenOwn = own; ownRowInView(own); }
+  }
+  // In view means below the top bar too, where it stays on screen (sticky: on a phone
+  // it is three lines tall), and a reloaded page keeps the scroll it had.
+  function resultsInView(panel) {
     const covered = coveredByBar();
     const box = panel.getBoundingClientRect();
-    if (box.top < covered || box.top > window.innerHeight - 160) {
+    if (box.top < covered || box.bottom > window.innerHeight + 0.5) {
       panel.style.scrollMarginTop = `${Math.ceil(covered) + 12}px`;
       panel.scrollIntoView({ block: "start" });
     }
+  }
+  // Whether the reader has scrolled, tapped or pressed a key since the results came:
+  // from then on the page stays where they put it.
+  let userMoved = false;
+  for (const type of ["wheel", "touchstart", "keydown", "mousedown"]) {
+    window.addEventListener(type, () => { userMoved = true; }, { capture: true, passive: true });
+  }
+  // A scroll the reader did not make (the browser keeping some other part in place as
+  // the page around it settles) puts them back too.
+  window.addEventListener("scroll", () => {
+    const panel = seenResults;
+    if (userMoved || !panel || !panel.isConnected) return;
+    requestAnimationFrame(() => { if (!userMoved && panel.isConnected) resultsInView(panel); });
+  }, { passive: true });
+  // The list of results takes at most the screen's height left under the bar and the
+  // panel's top (its heading and Rematch): with twelve players, the reader sees Rematch
+  // and their own row at once, the others a scroll away inside the list.
+  function fitList(panel) {
+    const list = panel.querySelector(".results-scroll");
+    if (!list) return;
+    const above = list.getBoundingClientRect().top - panel.getBoundingClientRect().top;
+    const below = panel.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
+    const room = window.innerHeight - coveredByBar() - 12 - above - below - 8;
+    list.style.maxHeight = `${Math.max(160, Math.floor(room))}px`;
+  }
+  window.addEventListener("resize", () => {
+    const panel = document.getElementById("results");
+    if (panel && panel === seenResults) fitList(panel);
+    if (seenOwn && seenOwn.isConnected) ownRowInView(seenOwn);
+  });
+  // The reader's own row is marked "you" (its words are in every row, shown by CSS for
+  // the marked one alone: a page learns its seat from the seat panel, the results are
+  // the same for everybody).
+  function markOwnRow(panel) {
+    const me = String(mySeat());
+    let own = null;
+    panel.querySelectorAll("tr[data-seats]").forEach((row) => {
+      const mine = me !== "0" && row.dataset.seats.split(" ").includes(me);
+      row.classList.toggle("me", mine);
+      if (mine) { row.setAttribute("aria-current", "true"); own = row; } else row.removeAttribute("aria-current");
+    });
+    return own;
+  }
+  // A long list (twelve players) scrolls inside its panel, under the Rematch at its top:
+  // the reader's row is brought into the list's view, the panel's top stays in place.
+  function ownRowInView(row) {
+    const list = row.closest(".results-scroll");
+    if (!list || list.scrollHeight <= list.clientHeight) return;
+    const head = list.querySelector("thead");
+    const headHeight = head ? head.getBoundingClientRect().height : 0;
+    const rowBox = row.getBoundingClientRect();
+    const listBox = list.getBoundingClientRect();
+    if (rowBox.top >= listBox.top + headHeight && rowBox.bottom <= listBox.bottom) return;
+    list.scrollTop += rowBox.top - listBox.top - headHeight - (list.clientHeight - headHeight - rowBox.height) / 2;
   }
   function nextAction() {
     const next = document.querySelector("[data-results-next]");

@@ -152,7 +152,7 @@ async def test_leaving_forfeits_and_ends_a_game_of_two(host, opponent, outsider,
     await p2.send_json_to({"intent": "forfeit"})
     assert 'data-state="left"' in await receive_until(spectator, 'id="tx-status-2"')
     results = await receive_until(spectator, 'id="results-title"')
-    assert "opponent (left)" in results and "<th class=\"num\">Score</th>" in results
+    assert "opponent (left)" in results and "<th class=\"num\" scope=\"col\">Score</th>" in results
     # A rematch: the one who left gave the seat up and sits down again; once both ask,
     # the same two play again at the same table.
     await database_sync_to_async(services.seat_take)(table_id=table.pk, player=ref(opponent), number=2)
