@@ -217,7 +217,9 @@ class TableConsumer(ChatConsumer):
         if getattr(self, "hub", None) is not None:
             await self.hub.detach(self.table_id, self.channel_name)
         if getattr(self, "watching", False):
-            await database_sync_to_async(services.watcher_remove)(channel_name=self.channel_name)
+            left = await database_sync_to_async(services.watcher_remove)(channel_name=self.channel_name)
+            if left is not None:  # the last page of a seated person: the table may be abandoned
+                presence.announce_if_abandoned_later(left)
             if self.running and self.seat is not None:
                 await self.to_host(messages.Gone)
 

@@ -26,7 +26,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from games.host import start_hosting
-from lobby import services
+from lobby import selectors, services
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,11 @@ BEAT_SECONDS = 2.0
 STALE_SECONDS = 10.0
 
 _started: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+# Looks at tables whose last seated person's page closed, under way (a reference keeps
+# each task alive until it is done).
+_announcing: set[asyncio.Task] = set()
+# After the grace, so that a table left at the grace's very end is past it (our choice).
+ANNOUNCE_SLACK_SECONDS = 1.0
 
 
 def start() -> None:
@@ -68,3 +73,30 @@ async def _presence() -> None:
         except Exception:
             log.exception("presence: the beat failed; trying again")
         await asyncio.sleep(BEAT_SECONDS)
+
+
+def announce_if_abandoned_later(table_id: int) -> None:
+    """The last page of a seated person at the table closed: once the grace of an
+    abandoned table is over (``lobby.selectors.ABANDONED_AFTER``), the lobbies are told
+    if nobody came back (``services.table_announce_if_abandoned``). A timer of this
+    process, not a sweep: the lobby pages open then learn it at once. Should the process
+    end first, a lobby that loads later does not list the table all the same."""
+    loop = asyncio.get_running_loop()
+    delay = selectors.ABANDONED_AFTER.total_seconds() + ANNOUNCE_SLACK_SECONDS
+    loop.call_later(delay, _look_at, table_id)
+
+
+def _look_at(table_id: int) -> None:
+    task = asyncio.ensure_future(_announce(table_id))
+    _announcing.add(task)
+    task.add_done_callback(_announcing.discard)
+
+
+async def _announce(table_id: int) -> None:
+    try:
+        again = await database_sync_to_async(services.table_announce_if_abandoned)(table_id=table_id)
+    except Exception:
+        log.exception("presence: announcing abandoned table %s failed", table_id)
+        return
+    if again:
+        announce_if_abandoned_later(table_id)

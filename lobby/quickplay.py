@@ -14,7 +14,10 @@ presses Play now), and every look of the waiting page, which asks every
 at least that often, and a window that widened is used within ``POLL_SECONDS``. No
 background task: nothing to start, stop or keep alive in the hosting processes, and
 when nobody's page asks, nobody is waiting (an entry whose page stopped asking for
-``STALE_SECONDS`` is dropped: the page was closed, or went Back).
+``STALE_SECONDS`` is dropped: the page was closed). The lobby asks too, for one who
+went Back from the wait page to it: its banner says the place is kept, and asks as the
+wait page does, until the player leaves the queue, is matched, or closes the lobby too
+(lobby/views.py ``queue_banner``).
 """
 
 from __future__ import annotations

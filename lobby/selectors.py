@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -33,9 +33,36 @@ LOBBY_VERSION_KEY = "lobby-version"
 LOBBY_ROWS_SECONDS = 60
 
 
+# Abandoned tables (issue 49, point 17). An open table none of whose seated people has
+# a page of it open (guests who closed their tabs; a practice whose only human left its
+# bot) is offered to nobody in the lobby once this grace has passed, long before it
+# closes (TABLE_IDLE_MINUTES, lobby/services.py). The grace covers a reload or Back and
+# forth, which closes the page's socket for a moment (our choice). The table page's
+# socket marks the moment (``watcher_remove``), and announces the table once the grace
+# is over (lobby/presence.py), so that the lobbies open then drop its row.
+ABANDONED_AFTER = dt.timedelta(seconds=45)
+
+
+def abandoned_tables(now: dt.datetime | None = None) -> QuerySet[Table]:
+    """Open tables whose seated people (bots aside) have had no page of them open since
+    ``ABANDONED_AFTER`` before ``now``, and where nobody sat down since."""
+    cutoff = (now or timezone.now()) - ABANDONED_AFTER
+    seated_person = Seat.objects.filter(table_id=OuterRef("table_id"), bot_level="").filter(
+        Q(user__isnull=False, user_id=OuterRef("user_id"))
+        | Q(user__isnull=True, guest_token=OuterRef("guest_token"), guest_token__gt="")
+    )
+    seated_watching = Watcher.objects.filter(table_id=OuterRef("pk")).filter(Exists(seated_person))
+    return (
+        Table.objects.filter(status=Table.Status.OPEN, updated_at__lt=cutoff)
+        .exclude(seats__joined_at__gte=cutoff)
+        .exclude(Exists(seated_watching))
+    )
+
+
 def lobby_tables(game: str | None = None) -> QuerySet[Table]:
     tables = (
         Table.objects.exclude(status=Table.Status.CLOSED)
+        .exclude(pk__in=abandoned_tables().values("pk"))
         .annotate(seats_taken=Count("seats", distinct=True))
         .prefetch_related(
             Prefetch("watchers", queryset=Watcher.objects.only("table_id", "user_id", "guest_token"))
@@ -112,9 +139,8 @@ def _game_activity() -> dict[str, GameActivity]:
             person = ("u", user_id) if user_id is not None else ("g", guest_token) if guest_token else ("s", channel)
             people[game].add(person)
     tables = {slug: {Table.Status.OPEN: 0, Table.Status.RUNNING: 0} for slug in GAMES}
-    for game, status, count in (
-        Table.objects.filter(status__in=live).values_list("game", "status").annotate(count=Count("pk")).order_by()
-    ):
+    listed = Table.objects.filter(status__in=live).exclude(pk__in=abandoned_tables().values("pk"))
+    for game, status, count in listed.values_list("game", "status").annotate(count=Count("pk")).order_by():
         if game in tables:
             tables[game][status] = count
     return {

@@ -28,7 +28,14 @@ from games.registry import get_game
 from games.services import StakeError, game_abort_running, game_create, game_forfeit_request
 from lobby import broadcast
 from lobby.models import Seat, ServerBeat, Table, Watcher
-from lobby.selectors import is_host, last_game_end, rematch_offered, seat_free_in, start_problem
+from lobby.selectors import (
+    abandoned_tables,
+    is_host,
+    last_game_end,
+    rematch_offered,
+    seat_free_in,
+    start_problem,
+)
 
 
 class TableError(Refusal):
@@ -553,41 +560,65 @@ def _watching(table_id: int, user_id: int | None, guest_token: str) -> bool:
     return bool(guest_token) and watchers.filter(user__isnull=True, guest_token=guest_token).exists()
 
 
+def _seated(table_id: int, user_id: int | None, guest_token: str):
+    """This person's seat at the table (bots aside), as a query."""
+    seated = Seat.objects.filter(table_id=table_id, bot_level="")
+    if user_id is not None:
+        return seated.filter(user_id=user_id)
+    return seated.filter(user__isnull=True, guest_token=guest_token) if guest_token else seated.none()
+
+
 def _presence_changed(table_id: int, user_id: int | None, guest_token: str, changed: bool) -> None:
     """A page of the table opened or closed. When that brings a seated player to the
     table, or takes the last page of one away, the seat panels say so (the seat is
     marked away, and its host may free it between games); otherwise only the
     spectator count changed, which is the same for everybody."""
-    seated = Seat.objects.filter(table_id=table_id, bot_level="")
-    seated = (
-        seated.filter(user_id=user_id)
-        if user_id is not None
-        else seated.filter(user__isnull=True, guest_token=guest_token)
-        if guest_token
-        else seated.none()
-    )
-    if changed and seated.exists():
+    if changed and _seated(table_id, user_id, guest_token).exists():
         broadcast.table_changed(table_id)
     else:
         broadcast.watchers_changed(table_id)
 
 
-def watcher_remove(*, channel_name: str) -> None:
+def watcher_remove(*, channel_name: str) -> int | None:
+    """A table page closed. Returns the table's id when that was the last page of a
+    seated person at a table not closed: the table may be abandoned (``lobby.selectors.
+    ABANDONED_AFTER``), and the caller looks again once the grace is over
+    (``table_announce_if_abandoned``)."""
     watched = (
         Watcher.objects.filter(channel_name=channel_name)
         .values_list("table_id", "table__status", "user_id", "guest_token")
         .first()
     )
     if watched is None:
-        return
+        return None
     table_id, status, user_id, guest_token = watched
     Watcher.objects.filter(channel_name=channel_name).delete()
     _mark_left_alone([table_id])
-    if status != Table.Status.CLOSED:
+    if status == Table.Status.CLOSED:
         # A closed table has left every lobby already: a row fragment for it would
         # look for a row that no lobby page has any more.
-        gone = (user_id is not None or bool(guest_token)) and not _watching(table_id, user_id, guest_token)
-        _presence_changed(table_id, user_id, guest_token, gone)
+        return None
+    gone = (user_id is not None or bool(guest_token)) and not _watching(table_id, user_id, guest_token)
+    seated_gone = gone and _seated(table_id, user_id, guest_token).exists()
+    if seated_gone:
+        # The grace of an abandoned table counts from now, spectators or not.
+        Table.objects.filter(pk=table_id).update(updated_at=timezone.now())
+    _presence_changed(table_id, user_id, guest_token, gone)
+    return table_id if seated_gone else None
+
+
+def table_announce_if_abandoned(*, table_id: int) -> bool:
+    """Once the grace after the last seated person's page closed is over: a table
+    abandoned now is announced, so that every lobby drops its row (and its game's card
+    its count). Returns whether to ask again one grace later: nobody seated is at the
+    table, but it is not abandoned yet (its game still runs, and the table host ends it
+    for those gone; or it changed during the grace)."""
+    if abandoned_tables().filter(pk=table_id).exists():
+        broadcast.table_changed(table_id)
+        return False
+    live = Table.objects.filter(pk=table_id, status__in=(Table.Status.OPEN, Table.Status.RUNNING)).exists()
+    seats = Seat.objects.filter(table_id=table_id, bot_level="").values_list("user_id", "guest_token")
+    return live and not any(_watching(table_id, user_id, guest_token) for user_id, guest_token in seats)
 
 
 def _mark_left_alone(table_ids) -> None:

@@ -23,6 +23,7 @@ urlpatterns = [
     path("queue/", views.queue, name="queue"),
     path("queue/leave/", views.queue_leave, name="queue_leave"),
     path("queue/keep/", views.queue_keep, name="queue_keep"),
+    path("queue/banner/", views.queue_banner, name="queue_banner"),
     path("chat/report/", views.chat_report, name="chat_report"),
     path("chat/ignore/", views.chat_ignore, name="chat_ignore"),
     path("chat/unignore/", views.chat_unignore, name="chat_unignore"),

@@ -33,11 +33,21 @@ def _client_ip(request: HttpRequest) -> str | None:
     return request_client_address(request)
 
 
+# never_cache: Back from the wait page must load the lobby afresh, for its word on the
+# queue (``_queue_banner_context``), not the browser's stored copy of it.
+@never_cache
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game")
     if game not in GAMES:
         game = None
+    player = player_from_request(request)
+    # A player in the quick-play queue who came back to the lobby (Back from the wait
+    # page) keeps their place while the lobby is open, as on the wait page; a match
+    # made meanwhile takes them to its table.
+    entry = quickplay.queue_poll(player=player)
+    if entry is not None and entry.table_id is not None:
+        return redirect(entry.table)
     # Tables nobody has been at for a while close before the list is read (at most
     # every TABLE_IDLE_SWEEP_SECONDS; lobby/services.py).
     services.tables_close_idle_now_and_then()
@@ -50,9 +60,36 @@ def index(request: HttpRequest) -> HttpResponse:
         {
             "rows": rows, "game_filter": game, "game_links": selectors.game_links(), "cards": cards,
             "quick_stakes": quickplay.STAKES,
-            "chat_panel": chat.panel_html(None, player_from_request(request)),
+            "chat_panel": chat.panel_html(None, player),
+            **_queue_banner_context(entry, was_waiting=False),
         },
     )
+
+
+def _queue_banner_context(entry, *, was_waiting: bool) -> dict:
+    """The lobby's word on the quick-play queue (templates/lobby/index.html#queue_banner):
+    the game one waits for, or, for a banner that said so and finds the place gone, that
+    it is gone."""
+    return {
+        "queue_entry": entry,
+        "queue_spec": GAMES.get(entry.game) if entry is not None else None,
+        "queue_gone": entry is None and was_waiting,
+        "poll_seconds": quickplay.POLL_SECONDS,
+    }
+
+
+@never_cache
+@require_safe
+def queue_banner(request: HttpRequest) -> HttpResponse:
+    """The lobby's queue banner asks every POLL_SECONDS while it says one waits: like a
+    look of the wait page, it keeps the place and runs the matcher, and a match sends the
+    page to the table. ``waiting=1``: the banner said one waits (so a place found gone
+    is worth a word)."""
+    entry = quickplay.queue_poll(player=player_from_request(request))
+    if entry is not None and entry.table_id is not None:
+        return HttpResponseClientRedirect(entry.table.get_absolute_url())
+    context = _queue_banner_context(entry, was_waiting=request.GET.get("waiting") == "1")
+    return render(request, "lobby/index.html#queue_banner", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
