@@ -1,7 +1,8 @@
 """What a TetriWar player feels: key → own board in a real Chromium, behind a delaying proxy.
 
     python bench/latency.py [--delay MS ...] [--jitter MS ...] [--pieces N] [--seed S]
-                            [--server URL] [--bot-level L] [--server-cpus CPUS] [--client-cpus CPUS]
+                            [--bombs off|manual|automatic] [--server URL] [--bot-level L]
+                            [--server-cpus CPUS] [--client-cpus CPUS]
 
 A loopback TCP proxy (asyncio, in this process; the machine's network is not touched)
 sits between Chromium and the Daphne server and holds every chunk of bytes, in each
@@ -12,7 +13,8 @@ reorders bytes. The round trip is twice the one-way delay.
 For each case (every ``--delay`` with every ``--jitter``; default delays 0, 25, 50 and
 100 ms, jitter 0) the bench opens a TetriWar practice table against the medium bot
 (``lobby.services.practice_create``, the lobby's Practise button, with bombs off so
-that nothing but the player's own keys moves the own board; 15 minutes), starts it,
+that nothing but the player's own keys moves the own board, or ``--bombs`` manual or
+automatic, so that the bot's bombs land on it too; 15 minutes), starts it,
 waits for the countdown and plays N pieces (default 50) with real key presses
 (``page.keyboard.down``/``up``). A computer player (games/tetriwar/ai.py, hard) chooses
 where each piece goes, from the board as the page shows it, so the stack stays low;
@@ -32,7 +34,10 @@ it moved, the account's handling). A tap that moved the piece two columns or mor
 (read from the board once a round trip, the jitter and DAS have passed) is a repeat
 (``tap_repeats``). Corrections per 100 pieces come from
 ``window.TetriWarPredict.corrections`` when the page has it, else from the server's
-``tetriwar_corrections_total`` on /metrics, else ``n/a``.
+``tetriwar_corrections_total`` on /metrics, else ``n/a``. With bombs on, the bombs
+dropped on the own board are counted (``<case>_bombs_received``, each seen in the page's
+queue of incoming bombs), and the target is no correction at all without jitter: each
+bomb's dice come with its announcement, so the page lands it with the piece (issue 49).
 
 The server runs on ``--server-cpus`` and the load generator (this process, its proxy
 and Chromium) on ``--client-cpus`` (bench/machine.py: by default the first half of the
@@ -250,7 +255,9 @@ PAGE_SCRIPT = """
              fieldGen: S.fieldGen, stopped: !!(clock && clock.hasAttribute("data-stopped")),
              over: !!document.querySelector("#game.over"),
              corrections: (window.TetriWarPredict && typeof window.TetriWarPredict.corrections === "number")
-               ? window.TetriWarPredict.corrections : null };
+               ? window.TetriWarPredict.corrections : null,
+             incoming: (window.TetriWarPredict && window.TetriWarPredict.board)
+               ? window.TetriWarPredict.board.incoming.map((e) => e.slice(0, 3).join(":")) : [] };
   };
   S.arm = (mode) => { const id = S.next++; S.armed = { id, mode }; return id; };
   function changed(m) {
@@ -360,6 +367,7 @@ class Case:
         self.lost = 0
         self.pieces = 0
         self.corrections: float | None = None
+        self.received: set[str] = set()  # bombs seen coming to the own board: due:bomb:sender
 
     @property
     def name(self) -> str:
@@ -371,7 +379,13 @@ def play_case(page, case: Case, pieces: int, handling: tuple[int, int], rng: ran
     das, arr = handling
     # one round trip, the jitter both ways and DAS: a repeat the server made shows by then
     settle = (2 * (case.delay + case.jitter) + 80) / 1000
-    state = page.evaluate("__latency.state()")
+
+    def look() -> dict:
+        seen = page.evaluate("__latency.state()")
+        case.received.update(seen["incoming"])
+        return seen
+
+    state = look()
     corrections0 = state["corrections"]
     metric0 = metrics()
     for n in range(pieces):
@@ -389,7 +403,7 @@ def play_case(page, case: Case, pieces: int, handling: tuple[int, int], rng: ran
             else:
                 case.hold_ms.append(m["ms"])
                 case.ms["hold_excess"].append(m["ms"] - (das + (columns - 2) * arr))
-            state = page.evaluate("__latency.state()")
+            state = look()
         for _ in range(KEYS_PER_PIECE):
             plan = planner.keys(state, piece_no)
             name = plan[0] if plan else "hard_drop"
@@ -397,7 +411,7 @@ def play_case(page, case: Case, pieces: int, handling: tuple[int, int], rng: ran
                 before = state["piece"]
                 m = press(page, "tap", KEY[name], hold_ms=rng.uniform(*TAP_MS))
                 time.sleep(settle)
-                state = page.evaluate("__latency.state()")
+                state = look()
                 if m is not None and not m.get("lost"):
                     case.ms["tap"].append(m["ms"])
                     after = state["piece"]
@@ -411,7 +425,7 @@ def play_case(page, case: Case, pieces: int, handling: tuple[int, int], rng: ran
                 m = press(page, mode, KEY[name])
                 if m is not None and not m.get("lost"):
                     case.ms[mode].append(m["ms"])
-                state = page.evaluate("__latency.state()")
+                state = look()
                 if mode == "drop" and m is not None:
                     break
             if m is None:
@@ -424,12 +438,12 @@ def play_case(page, case: Case, pieces: int, handling: tuple[int, int], rng: ran
             m = press(page, "drop", " ")
             if m is not None:
                 case.ms["drop"].append(m["ms"])
-            state = page.evaluate("__latency.state()")
+            state = look()
         case.pieces += 1
         # the next piece shows: never press for it before it does
         if state["piece"] is None:
             page.wait_for_function("() => __latency.piece()", timeout=KEY_TIMEOUT_S * 1000)
-            state = page.evaluate("__latency.state()")
+            state = look()
     if corrections0 is not None and state["corrections"] is not None:
         case.corrections = state["corrections"] - corrections0
     else:
@@ -454,9 +468,9 @@ def press(page, mode: str, key: str, *, hold_ms: float = 20, hold_until_done: bo
 # --- the server and the data -------------------------------------------------------------
 
 
-def make_tables(count: int, bot_level: str) -> list[dict]:
-    """One user, session and ready practice table (against a bot, bombs off) per case,
-    written before the server starts."""
+def make_tables(count: int, bot_level: str, bombs: str = "off") -> list[dict]:
+    """One user, session and ready practice table (against a bot, ``bombs`` as asked) per
+    case, written before the server starts."""
     from games.tetriwar.handling import DEFAULT_HANDLING
     from lobby import services
     from lobby.models import Table
@@ -465,7 +479,7 @@ def make_tables(count: int, bot_level: str) -> list[dict]:
     for n in range(count):
         user, ref, cookie = login(f"latency{n}")
         table = services.practice_create(player=ref, game="tetriwar")
-        options = {**table.options, "bombs": "off", "minutes": 15}
+        options = {**table.options, "bombs": bombs, "minutes": 15}
         Table.objects.filter(pk=table.pk).update(options=options)
         bots = list(table.seats.exclude(bot_level="").values_list("bot_level", flat=True))
         if bot_level and bots != [bot_level]:
@@ -529,12 +543,12 @@ def run_cases(base: str, proxy: ProxyThread, tables: list[dict], cases: list[Cas
             browser.close()
 
 
-def report(cases: list[Case], handling: tuple[int, int], bots: list[str]) -> None:
+def report(cases: list[Case], handling: tuple[int, int], bots: list[str], bombs: str = "off") -> None:
     das, arr = handling
     floor = next(c for c in cases if c.delay == 0 and c.jitter == 0)
     figure("handling_das_ms", das)
     figure("handling_arr_ms", arr)
-    figure("opponent", f"{','.join(bots)} bot, bombs off")
+    figure("opponent", f"{','.join(bots)} bot, bombs {bombs}")
     for kind in ("tap", "rotate", "drop"):
         figure(f"floor_{kind}_p50_ms", percentile(floor.ms[kind], 0.5), ".1f")
         figure(f"floor_{kind}_p90_ms", percentile(floor.ms[kind], 0.9), ".1f")
@@ -565,7 +579,11 @@ def report(cases: list[Case], handling: tuple[int, int], bots: list[str]) -> Non
             figure(f"{n}_tap_repeats_target", "0")
         per100 = "n/a" if case.corrections is None else f"{100 * case.corrections / max(1, case.pieces):.2f}"
         figure(f"{n}_corrections_per_100_pieces", per100)
-        if judged:
+        if bombs != "off":
+            figure(f"{n}_bombs_received", len(case.received))
+        if bombs != "off" and not case.jitter:
+            figure(f"{n}_corrections_target", "0 (bombs land by their dice, sent with them)")
+        elif judged:
             figure(f"{n}_corrections_target", "<= 1")
         figure(f"{n}_timeouts", case.timeouts)
         figure(f"{n}_lost_keys", case.lost)
@@ -592,6 +610,8 @@ def main() -> None:
     parser.add_argument("--pieces", type=int, default=50, help="pieces played per case (default 50)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-level", default="medium")
+    parser.add_argument("--bombs", choices=("off", "manual", "automatic"), default="off",
+                        help="the table's bombs (default off: only the player's keys move the own board)")
     parser.add_argument("--server", default="",
                         help="the server's base URL, sharing this environment's database "
                              "(default: start a Daphne on SQLite in a temporary folder)")
@@ -612,7 +632,7 @@ def main() -> None:
         else:
             env = server_env(servers.tmp)
             django_setup(env)
-        tables = make_tables(len(cases), args.bot_level)
+        tables = make_tables(len(cases), args.bot_level, args.bombs)
         if not args.server:
             port = free_port()
             servers.daphne("daphne", port, env)
@@ -627,7 +647,7 @@ def main() -> None:
             figure("cpus_load", f"{machine.cpus_text(cpus.client)} (this process, its proxy and Chromium)")
             figure("cases", " ".join(c.name for c in cases))
             run_cases(base, proxy, tables, cases, args, metrics_reader(base))
-            report(cases, (tables[0]["das"], tables[0]["arr"]), tables[0]["bots"])
+            report(cases, (tables[0]["das"], tables[0]["arr"]), tables[0]["bots"], args.bombs)
         finally:
             proxy.close()
 

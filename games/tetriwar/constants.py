@@ -9,7 +9,9 @@ from __future__ import annotations
 # The rules version the engine plays (stored with every recorded game). 3: integer
 # milliseconds, each board on its own clock, bombs landing at the target's next piece
 # at or after BOMB_DELAY_MS from the drop (issue #31). 1 and 2 played in float seconds.
-RULES_VERSION = 3
+# 4: a bomb's random choices come from a seed of its own, drawn from the dropper's chance
+# at the drop and sent with its announcement (games/tetriwar/dice.py; issue 49).
+RULES_VERSION = 4
 
 # --- Field -----------------------------------------------------------------------------
 WIDTH = 10  # RULES.md

@@ -45,6 +45,7 @@ from games.core.outcome import Outcome, Standing, Termination, ranked
 from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, Replayable
 from games.core.rng import stream, weighted_choice
 from games.tetriwar import constants as C
+from games.tetriwar.dice import SEED_BITS
 from games.tetriwar.events import (
     BoardOver,
     BombLanded,
@@ -135,6 +136,9 @@ MOVES = {
 
 class Game(Replayable):
     MAX_LAG_MS = MAX_LAG_MS  # how far behind the game's time an input may still act
+    # Rules version 4: a bomb's dice are drawn at its drop (``_hit``); GameV3 draws them
+    # from the target's chance as the bomb lands, as games of version 3 were played.
+    DICE_AT_DROP = True
 
     def __init__(
         self,
@@ -591,9 +595,12 @@ class Game(Replayable):
 
     def _hit(self, sender: Player, target: Player, bomb: str, t: int, events: list) -> None:
         """The drop is announced to the target at once; it lands at the target's next
-        piece at or after ``t + BOMB_DELAY_MS`` (RULES.md), a bomb on oneself too."""
+        piece at or after ``t + BOMB_DELAY_MS`` (RULES.md), a bomb on oneself too. Its
+        random choices are drawn now, as a seed of its own from the dropper's chance
+        (RULES.md, rules version 4), and applied to the field as it stands then."""
         sender.drops += 1
-        target.announce(bomb, sender.seat, t, sender.drops, events)
+        seed = sender.chance.getrandbits(SEED_BITS) if self.DICE_AT_DROP else None
+        target.announce(bomb, sender.seat, t, sender.drops, events, seed)
 
     def _opponents(self, player: Player, t: int | None = None) -> list[Player]:
         """The opponents still playing (at ``t``: who had not left before then; a board
@@ -625,3 +632,10 @@ class Game(Replayable):
         best = max(scores)
         weights = [C.ENTER_WEIGHT_LEADER if score == best else C.ENTER_WEIGHT_OTHER for score in scores]
         return weighted_choice(player.chance, candidates, weights)
+
+
+class GameV3(Game):
+    """Rules version 3, for the games recorded under it: the same engine, but a bomb's
+    random choices are drawn from the target board's chance as it lands."""
+
+    DICE_AT_DROP = False

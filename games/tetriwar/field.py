@@ -9,8 +9,7 @@ a floor check. ``text`` holds one string of ``WIDTH`` characters per row (alphab
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from games.tetriwar.constants import (
     BLOCK_CHARS,
@@ -154,9 +153,11 @@ class Field:
         for row, col, _ in self.bombs():
             self.set_cell(row, col, PLAIN)
 
-    def drill(self, rng: random.Random, count: int) -> None:
+    def drill(self, sample: Callable[[list, int], list], count: int) -> None:
+        """``count`` blocks (fewer if fewer exist) picked by ``sample`` (a bomb's dice's,
+        or a chance's ``sample``) disappear; the blocks in row-major order."""
         blocks = self.blocks()
-        for row, col in rng.sample(blocks, min(count, len(blocks))):
+        for row, col in sample(blocks, min(count, len(blocks))):
             self.set_cell(row, col, EMPTY)
 
     def collapse(self) -> None:

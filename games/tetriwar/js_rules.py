@@ -67,6 +67,8 @@ def tables() -> dict[str, object]:
         "PIECE_POINTS": C.PIECE_POINTS,
         "STORE_SIZE": C.STORE_SIZE,
         "DEMOLITION_ROWS": C.DEMOLITION_ROWS,
+        "EARTHQUAKE_SHIFT": C.EARTHQUAKE_SHIFT,
+        "DRILL_BLOCKS": C.DRILL_BLOCKS,
         "EMPTY": C.EMPTY,
         "GARBAGE": C.GARBAGE,
         "PLAIN": C.PLAIN,

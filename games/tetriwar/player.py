@@ -22,9 +22,11 @@ import math
 import random
 import zlib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.core.rng import weighted_choice
 from games.tetriwar import constants as C
+from games.tetriwar.dice import Dice
 from games.tetriwar.events import (
     BombLanded,
     BombReceived,
@@ -48,6 +50,17 @@ MAX_LOCK_RESETS = C.MAX_LOCK_RESETS
 HIDDEN = C.HIDDEN_ROWS
 FULL_ROW = C.FULL_ROW
 SHAPE_COUNT = C.WIDTH + X_OFFSET
+
+
+class Incoming(NamedTuple):
+    """A bomb dropped on a board, waiting to land: ordered by when it is due, then by
+    its sender and the sender's drop number."""
+
+    due: int
+    from_seat: int
+    number: int
+    bomb: str
+    seed: int | None  # its dice (rules version 4); None: the board's chance draws (3)
 
 
 @dataclass(frozen=True)
@@ -127,9 +140,9 @@ class Player:
         self.left = False
         self.left_at = INF
         # bombs dropped on this board that land at its next spawn at or after ``due``:
-        # (due, sender seat, the sender's drop number, bomb), kept sorted, so the order
-        # does not depend on which board's clocks ran first
-        self.incoming: list[tuple[int, int, int, str]] = []
+        # (due, sender seat, the sender's drop number, bomb, its dice's seed or None),
+        # kept sorted, so the order does not depend on which board's clocks ran first
+        self.incoming: list[Incoming] = []
         self.feed_keys: list[tuple[int, int, int]] = []  # (drop time, sender, number) of each feed entry
         self.drops = 0  # bombs this board has dropped (numbers its drops)
         # (time, score) whenever the score changed, the last second or so of them: Enter
@@ -435,9 +448,9 @@ class Player:
 
     def spawn(self, t: int, events: list) -> None:
         """The next piece enters; first every bomb due by now lands, in order (RULES.md)."""
-        while self.incoming and self.incoming[0][0] <= t:
-            _, from_seat, _, bomb = self.incoming.pop(0)
-            self.land(bomb, from_seat, t, events)
+        while self.incoming and self.incoming[0].due <= t:
+            landing = self.incoming.pop(0)
+            self.land(landing.bomb, landing.from_seat, t, events, landing.seed)
         kind = self.bag.take()
         self.place_new(kind, t, events)
         events.append(NextChanged(self.seat, self.bag.peek(C.PREVIEW)))
@@ -476,21 +489,26 @@ class Player:
             events.append(StoreChanged(self.seat, ()))
 
     # --- receiving bombs -----------------------------------------------------------------
-    def announce(self, bomb: str, from_seat: int, t: int, number: int, events: list) -> None:
+    def announce(
+        self, bomb: str, from_seat: int, t: int, number: int, events: list, seed: int | None = None
+    ) -> None:
         """A bomb dropped on this board at ``t``: in the feed at once, landing at the next
         piece at or after ``t + BOMB_DELAY_MS``. Kept in (time, sender, number) order,
-        whichever board's clocks ran first."""
+        whichever board's clocks ran first. ``seed``: its dice (rules version 4), drawn
+        at the drop; None: its effect draws from this board's chance as it lands (3)."""
         sender = self.numbers[from_seat]
         key = (t, from_seat, number)
         i = bisect.bisect(self.feed_keys, key)
         self.feed_keys.insert(i, key)
         self.feed.insert(i, FeedEntry(sender, bomb, from_seat))
         del self.feed[: -C.FEED_SIZE], self.feed_keys[: -C.FEED_SIZE]
-        bisect.insort(self.incoming, (t + C.BOMB_DELAY_MS, from_seat, number, bomb))
+        bisect.insort(self.incoming, Incoming(t + C.BOMB_DELAY_MS, from_seat, number, bomb, seed))
         events.append(BombReceived(self.seat, sender, bomb, from_seat))
 
-    def land(self, bomb: str, from_seat: int, t: int, events: list) -> None:
-        """A bomb's effect, when it lands (before the next piece is placed)."""
+    def land(self, bomb: str, from_seat: int, t: int, events: list, seed: int | None = None) -> None:
+        """A bomb's effect, when it lands (before the next piece is placed): its random
+        choices from its own dice (``seed``), or from this board's chance (rules version
+        3, ``seed`` None)."""
         events.append(BombLanded(self.seat, bomb, from_seat))
         if bomb == C.LACK_OF_CONTROL:  # a second one while active restarts the 5 s
             self.control_until = t + C.LACK_OF_CONTROL_MS
@@ -498,20 +516,26 @@ class Player:
             return
         field = self.field
         before = list(field.text)
+        dice = None if seed is None else Dice(seed)
         if bomb == C.ADD_LINE:
-            if not field.add_garbage(self.chance.randrange(C.WIDTH)):
+            hole = self.chance.randrange(C.WIDTH) if dice is None else dice.below(C.WIDTH)
+            if not field.add_garbage(hole):
                 self.eliminate(t, events)  # pushed out of the top: topped out
                 return
         elif bomb == C.EARTHQUAKE:
             for row in range(C.HEIGHT):
-                field.shift_row(row, self.chance.randint(-C.EARTHQUAKE_SHIFT, C.EARTHQUAKE_SHIFT))
+                if dice is None:
+                    shift = self.chance.randint(-C.EARTHQUAKE_SHIFT, C.EARTHQUAKE_SHIFT)
+                else:
+                    shift = dice.below(2 * C.EARTHQUAKE_SHIFT + 1) - C.EARTHQUAKE_SHIFT
+                field.shift_row(row, shift)
         elif bomb == C.REMOVE_BOMBS:
             field.defuse_bombs()
             if self.store:
                 self.store.clear()
                 events.append(StoreChanged(self.seat, ()))
         elif bomb == C.DRILL:
-            field.drill(self.chance, C.DRILL_BLOCKS)
+            field.drill(self.chance.sample if dice is None else dice.sample, C.DRILL_BLOCKS)
         elif bomb == C.GRAVITY_BOMB:
             field.collapse()
         elif bomb == C.REMOVE_LINE:
@@ -580,7 +604,7 @@ class Player:
             f"next {' '.join(self.bag.peek(C.PREVIEW))} dealt {self.bag.dealt}",
             f"store {' '.join(self.store) or '-'}",
             f"feed {' '.join(f'{e.sender}:{e.bomb}' for e in self.feed) or '-'}",
-            f"incoming {' '.join(f'{due}:{seat}:{bomb}' for due, seat, _, bomb in self.incoming) or '-'}",
+            f"incoming {' '.join(f'{i.due}:{i.from_seat}:{i.bomb}' for i in self.incoming) or '-'}",
             *self.field.text[:HIDDEN],
             "-" * C.WIDTH,
             *self.field.text[HIDDEN:],
@@ -661,7 +685,10 @@ class Player:
             "next": list(self.bag.peek(C.PREVIEW)),
             "store": list(self.store),
             "out": self.out,
-            "incoming": [[due, bomb, seat] for due, seat, _, bomb in self.incoming],
+            # [due, bomb, sender seat] and, from rules version 4, the dice's seed
+            "incoming": [
+                [i.due, i.bomb, i.from_seat] + ([] if i.seed is None else [i.seed]) for i in self.incoming
+            ],
         }
 
 

@@ -1,5 +1,5 @@
 // One TetriWar board in the browser: the single-board rules of games/tetriwar/player.py
-// (RULES.md §1, rules version 3), move for move, so the page can show its own board at
+// (RULES.md §1, rules version 4), move for move, so the page can show its own board at
 // once and the server's answer only confirms it. Time is integer milliseconds on the
 // game's clock; the tables come from tetriwar_rules.js, generated from the Python source.
 //
@@ -11,17 +11,21 @@
 //   board.view();                                   // piece, ghost and field for drawing
 //
 // What needs the server's randomness is not guessed: new bombs after a line clear, and
-// the landing of add line, earthquake and drill. The board then marks itself `unsure`
-// (the page waits for the server's state); the next kinds come from the server too
-// (`next`, from index `dealt`): with none known, the board waits without a piece.
+// Enter's target. The board then marks itself `unsure` (the page waits for the server's
+// state); the next kinds come from the server too (`next`, from index `dealt`): with
+// none known, the board waits without a piece. A bomb dropped on the board comes with
+// its own dice's seed (the server's announcement, at least BOMB_DELAY_MS before it
+// lands), so add line, earthquake and drill land here as there; only one the page
+// dropped on itself and has not yet heard of again lacks it, and waits for the server.
 
 import * as R from "./tetriwar_rules.js";
 import { Field, fits, turn } from "./stacker.js";
+import { Dice } from "./tetriwar_dice.js";
 
 const INF = Infinity;
 const SHAPE_COUNT = R.WIDTH + R.X_OFFSET;
 const HIDDEN = R.HIDDEN_ROWS;
-const SERVER_BOMBS = new Set(["add_line", "earthquake", "drill"]); // need the server's dice
+const DICE_BOMBS = new Set(["add_line", "earthquake", "drill"]); // land by their dice
 const DEFAULT_HANDLING = Object.freeze({
   das: R.DAS_MS_DEFAULT,
   arr: R.ARR_MS_DEFAULT,
@@ -74,7 +78,7 @@ export class Board {
     this.levelLines = 0;
     this.eliminations = 0;
     this.store = []; // bomb names, oldest first
-    this.incoming = []; // [due, bomb, sender seat], in drop order
+    this.incoming = []; // [due, bomb, sender seat, seed (null: not known yet)], in drop order
     this.dealt = 0; // pieces taken from the bag so far
     this.next = [...next]; // the kinds from index `dealt` on, as far as the server told
     this.out = false; // left, or the game is over
@@ -392,35 +396,65 @@ export class Board {
   }
 
   // --- bombs -----------------------------------------------------------------------------
-  // A bomb dropped on this board at `t` (announced at once, by the server or by oneself).
-  // Kept in (due, sender) order, drops of one sender in their order, as the server keeps
-  // them whichever board's clocks ran first.
-  announce(bomb, sender, t) {
+  // A bomb dropped on this board at `t` (announced at once, by the server or by oneself;
+  // `seed`: its dice, null where the page dropped it itself and the server has not told
+  // it yet). Kept in (due, sender) order, drops of one sender in their order, as the
+  // server keeps them whichever board's clocks ran first.
+  announce(bomb, sender, t, seed = null) {
     const due = t + R.BOMB_DELAY_MS;
     let at = this.incoming.length;
     while (at > 0 && (this.incoming[at - 1][0] > due || (this.incoming[at - 1][0] === due && this.incoming[at - 1][2] > sender))) at--;
-    this.incoming.splice(at, 0, [due, bomb, sender]);
+    this.incoming.splice(at, 0, [due, bomb, sender, seed]);
   }
 
   // Every announced bomb due by `t` lands, in order, before the next piece enters.
   land(t) {
     while (this.incoming.length && this.incoming[0][0] <= t) {
-      const [, bomb] = this.incoming.shift();
-      this.effect(bomb, t);
+      const [, bomb, , seed] = this.incoming.shift();
+      this.effect(bomb, t, seed);
     }
   }
 
-  effect(bomb, t) {
+  effect(bomb, t, seed) {
     const field = this.field;
     if (bomb === "lack_of_control") {
       this.controlUntil = t + R.LACK_OF_CONTROL_MS; // a second one restarts the 5 s
       return;
     }
-    if (SERVER_BOMBS.has(bomb)) {
-      this.unsure = true; // add line, earthquake, drill: the server's dice
+    if (DICE_BOMBS.has(bomb) && (seed === null || seed === undefined)) {
+      this.unsure = true; // dropped here, its dice not heard of yet: the server's word
       return;
     }
-    if (bomb === "remove_bombs") {
+    const dice = DICE_BOMBS.has(bomb) ? new Dice(seed) : null;
+    if (bomb === "add_line") {
+      // one garbage row with its hole comes in at the bottom; a block pushed out of the
+      // top tops the player out (and nothing else happens)
+      if (field.masks[0]) {
+        this.eliminate();
+        return;
+      }
+      const hole = dice.below(R.WIDTH);
+      const row = Array.from({ length: R.WIDTH }, (_, col) => (col === hole ? R.EMPTY : R.GARBAGE)).join("");
+      field.text.splice(0, 1);
+      field.masks.splice(0, 1);
+      field.text.splice(R.HEIGHT - 1, 0, row);
+      field.masks.splice(R.HEIGHT - 1, 0, 0);
+      field.setRow(R.HEIGHT - 1, row);
+    } else if (bomb === "earthquake") {
+      for (let row = 0; row < R.HEIGHT; row++) {
+        const shift = (((dice.below(2 * R.EARTHQUAKE_SHIFT + 1) - R.EARTHQUAKE_SHIFT) % R.WIDTH) + R.WIDTH) % R.WIDTH;
+        if (shift) {
+          const line = field.text[row];
+          field.setRow(row, line.slice(R.WIDTH - shift) + line.slice(0, R.WIDTH - shift));
+        }
+      }
+    } else if (bomb === "drill") {
+      const blocks = [];
+      field.text.forEach((line, row) => {
+        for (let col = 0; col < R.WIDTH; col++) if (line[col] !== R.EMPTY) blocks.push([row, col]);
+      });
+      for (const [row, col] of dice.sample(blocks, R.DRILL_BLOCKS)) field.setCell(row, col, R.EMPTY);
+    } else if (bomb === "remove_bombs") {
       field.replaceChars(Object.keys(R.BOMB_OF_CHAR).join(""), R.PLAIN);
       this.store = [];
     } else if (bomb === "gravity") {
@@ -498,7 +532,7 @@ export class Board {
     board.next = [...state.next];
     board.store = [...state.store];
     board.out = state.out;
-    board.incoming = state.incoming.map((entry) => [...entry]);
+    board.incoming = state.incoming.map(([due, bomb, sender, seed]) => [due, bomb, sender, seed ?? null]);
     return board;
   }
 
@@ -532,7 +566,7 @@ export class Board {
       next: [...this.next],
       store: [...this.store],
       out: this.out,
-      incoming: this.incoming.map((entry) => [...entry]),
+      incoming: this.incoming.map(([due, bomb, sender, seed]) => (seed === null ? [due, bomb, sender] : [due, bomb, sender, seed])),
     };
   }
 

@@ -10,7 +10,7 @@ const deepFreeze = (value) => {
   return value;
 };
 
-export const RULES_VERSION = 3;
+export const RULES_VERSION = 4;
 export const WIDTH = 10;
 export const VISIBLE_ROWS = 20;
 export const HIDDEN_ROWS = 2;
@@ -36,6 +36,8 @@ export const LINE_POINTS = deepFreeze([0,10,25,40,60]);
 export const PIECE_POINTS = 1;
 export const STORE_SIZE = 12;
 export const DEMOLITION_ROWS = 4;
+export const EARTHQUAKE_SHIFT = 2;
+export const DRILL_BLOCKS = 10;
 export const EMPTY = ".";
 export const GARBAGE = "G";
 export const PLAIN = "X";

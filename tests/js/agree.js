@@ -6,7 +6,7 @@
 // canonical text there.
 //
 // A case: {id, state: Player.state() at the start, kinds: every kind dealt, from index 0,
-//          steps: [["apply", name, t] | ["advance", t]], digests: [the first 16 hex
+//          steps: [["apply", name, t] | ["advance", t] | ["receive", bomb, t, seed, n]], digests: [the first 16 hex
 //          digits of the SHA-1 of Python's canon() after each step], syncs: {step:
 //          {state: the Player.state() the server sends after that step, blurred: the
 //          digest of Python's canon() with the field's blocks all X, or null}},
@@ -41,7 +41,9 @@ for (const c of input.cases) {
   for (let i = 0; i < c.steps.length; i++) {
     const step = c.steps[i];
     if (step[0] === "apply") board.apply(step[1], step[2]);
-    else board.advance(step[1]);
+    else if (step[0] === "advance") board.advance(step[1]);
+    // "receive": a bomb dropped on the board by another; the page learns it from the
+    // server's state (the sync that follows), its dice's seed with it
     const sync = c.syncs[i];
     steps++;
     if (sync && sync.blurred && digest(blur(board.canon())) !== sync.blurred) {

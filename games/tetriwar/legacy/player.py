@@ -484,7 +484,7 @@ class Player:
                 self.store.clear()
                 events.append(StoreChanged(self.seat, ()))
         elif bomb == C.DRILL:
-            field.drill(self.chance, C.DRILL_BLOCKS)
+            field.drill(self.chance.sample, C.DRILL_BLOCKS)
         elif bomb == C.GRAVITY_BOMB:
             field.collapse()
         elif bomb == C.REMOVE_LINE:

@@ -5,8 +5,9 @@ A *case* is one seat's timed input log: intents at integer ms and clock steps be
 The Python side plays it (``Game`` with one seat), records the board's ``canon()``
 after every step (as a short SHA-1 digest: the texts would be a hundred megabytes), and,
 with bombs on, the board's ``state()`` after each step the page cannot predict (a line
-clear makes bombs at random, a bomb landed, an input was refused): the server sends
-exactly that. ``tests/js/agree.js`` gets every case as one JSON document on stdin (one
+clear makes bombs at random, a bomb was dropped on the board, an input was refused): the
+server sends exactly that. Bombs land on both sides by their own dice, unsynced: with
+bombs on, others drop bombs of every type on the board (``receive`` steps). ``tests/js/agree.js`` gets every case as one JSON document on stdin (one
 Node process: fast), plays it, names the first step whose board differs, and checks the
 CRC-32 ``board_hash`` / ``hash()`` of each case's last board; :func:`explain` then
 replays the case in Python to that step and prints both canonical texts.
@@ -54,7 +55,11 @@ INTENTS = {
     "release_down": 2,
     "hard_drop": 4,
 }
-SERVER_BOMBS = {C.ADD_LINE, C.EARTHQUAKE, C.DRILL}  # their effect is the server's draw
+# Bombs dropped on the board by others (a step ``["receive", bomb, t, seed, number]``):
+# the server announces each with its dice's seed and sends the board's state, and the page
+# lands it itself at its next piece at or after 500 ms, add line, earthquake and drill
+# included (rules version 4), with no word from the server.
+RECEIVE_RATE = 0.04
 FIELD_LINE = 5  # the canonical text's field rows start at its sixth line
 BOMB_INTENTS = {"bomb": 2, "bomb:1": 3, "bomb:2": 1}
 
@@ -109,6 +114,8 @@ def random_case(rng: random.Random, id: str, bombs: str = "off", length: int = 1
         if rng.random() < 0.3:
             add(["advance", t])
             t += rng.randint(0, 400) if bot is None else rng.randint(0, 120)
+        if bombs != "off" and rng.random() < RECEIVE_RATE:
+            add(["receive", rng.choice(sorted(C.BOMB_WEIGHTS)), t, rng.getrandbits(32), len(case.steps)])
         if bot is not None:
             # a player's taps: each key goes down and up again, 0–250 ms later
             name = bot.choose(game, SEAT).text if rng.random() < 0.85 else rng.choices(names, counts)[0]
@@ -135,6 +142,10 @@ def play(game: Game, step: list) -> bool:
     if step[0] == "advance":
         game.advance(step[1])
         return True
+    if step[0] == "receive":  # a bomb dropped on the board by another, with its dice
+        _, bomb, t, seed, number = step
+        game.players[SEAT].announce(bomb, SEAT, t, 10_000 + number, [], seed)
+        return True
     try:
         game.apply(SEAT, Intent.parse(step[1]), step[2])
     except IllegalIntent:
@@ -156,14 +167,15 @@ def python_side(case: Case) -> dict:
     for i, step in enumerate(case.steps):
         lines, incoming = player.lines, list(player.incoming) if bombs else []
         accepted = play(game, step)
-        # the bombs that left the board's queue (its state's "incoming"): they landed
-        landed = [entry[3] for entry in incoming if entry not in player.incoming] if bombs else []
-        dice = any(bomb in SERVER_BOMBS for bomb in landed)  # the field is the server's draw
-        if not accepted or dice or (bombs and player.lines != lines):
+        # a bomb dropped on the board (by another, or by its player on it): the server
+        # tells the page at once, the bomb's dice with it (a "feed" change: its state)
+        announced = bombs and any(entry not in incoming for entry in player.incoming)
+        if not accepted or announced or (bombs and player.lines != lines):
             # the page cannot know this step's outcome: the server sends its state. After a
             # line clear the page knows all but where the new bombs are: its board, blurred
-            # to blocks and holes, is compared before it takes the server's
-            blurred = digest(blur(game.canon(SEAT))) if accepted and not dice else None
+            # to blocks and holes, is compared before it takes the server's; a bomb
+            # announced changes nothing the page shows
+            blurred = digest(blur(game.canon(SEAT))) if accepted and step[0] != "receive" else None
             syncs[i] = {"state": game.state(SEAT), "blurred": blurred}
         digests.append(digest(game.canon(SEAT)))
     return {

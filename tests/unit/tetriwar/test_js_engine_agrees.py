@@ -1,6 +1,6 @@
 """The page's JavaScript engine plays one board exactly as the Python engine does.
 
-Thousands of seeded random timed input logs (and the recorded games of rules version 3)
+Thousands of seeded random timed input logs (and the recorded games of the current rules version)
 go through both engines (``js_agree``: the Python ``Game`` with one seat, and
 ``static/js/tetriwar_engine.js`` in one Node process); the boards' canonical texts are
 compared, by their hash, after every input and every clock step, and the first
@@ -64,7 +64,7 @@ def test_random_logs_leave_both_engines_with_the_same_board(bombs, start):
 
 
 def _recorded_cases() -> list[Case]:
-    """Each seat of each recorded game of rules version 3, as a one-seat log (bombs off:
+    """Each seat of each recorded game of the current rules version, as a one-seat log (bombs off:
     the other boards' bombs are not this board's inputs)."""
     cases = []
     for path in sorted(RECORDINGS.glob("*.json")):
@@ -90,7 +90,7 @@ def _recorded_cases() -> list[Case]:
 def test_recorded_games_inputs_leave_both_engines_with_the_same_board():
     cases = _recorded_cases()
     if not cases:
-        pytest.skip("no recorded game of rules version 3 under tests/unit/tetriwar/recordings yet")
+        pytest.skip("no recorded game of the current rules version under tests/unit/tetriwar/recordings yet")
     result, differences = compare(need_node(), cases)
     assert not differences, _report(result, differences)
 
@@ -117,11 +117,23 @@ def _gravity(gravity):
     return gravity
 
 
+# Each wrong rule, and the bomb mode of the cases that must notice it.
 MUTATIONS = {
-    "a kick": lambda text: _edit_table(text, "KICKS", _kick),
-    "a gravity step": lambda text: _edit_table(text, "GRAVITY_MS", _gravity),
-    "the lock count": lambda text: text.replace(
-        "export const MAX_LOCK_RESETS = 15;", "export const MAX_LOCK_RESETS = 14;"
+    "a kick": (lambda text: _edit_table(text, "KICKS", _kick), "off"),
+    "a gravity step": (lambda text: _edit_table(text, "GRAVITY_MS", _gravity), "off"),
+    "the lock count": (
+        lambda text: text.replace("export const MAX_LOCK_RESETS = 15;", "export const MAX_LOCK_RESETS = 14;"),
+        "off",
+    ),
+    # a received bomb's effect by its dice (rules version 4): one block fewer drilled,
+    # an earthquake of −1…+1
+    "the drill's count": (
+        lambda text: text.replace("export const DRILL_BLOCKS = 10;", "export const DRILL_BLOCKS = 9;"),
+        "manual",
+    ),
+    "the earthquake's shifts": (
+        lambda text: text.replace("export const EARTHQUAKE_SHIFT = 2;", "export const EARTHQUAKE_SHIFT = 1;"),
+        "automatic",
     ),
 }
 
@@ -129,13 +141,14 @@ MUTATIONS = {
 @pytest.mark.parametrize("mutation", MUTATIONS)
 def test_a_wrong_rule_in_the_javascript_is_caught(mutation, tmp_path):
     node = need_node()
-    for name in ("stacker.js", "tetriwar_engine.js", "tetriwar_rules.js", "package.json"):
+    for name in ("stacker.js", "tetriwar_engine.js", "tetriwar_dice.js", "tetriwar_rules.js", "package.json"):
         shutil.copy(ROOT / "static" / "js" / name, tmp_path / name)
     rules = tmp_path / "tetriwar_rules.js"
     original = rules.read_text()
-    rules.write_text(MUTATIONS[mutation](original))
+    change, bombs = MUTATIONS[mutation]
+    rules.write_text(change(original))
     assert rules.read_text() != original
-    cases, payload = _random("off", 0)
+    cases, payload = _random(bombs, 0)
     engine = str(tmp_path / "tetriwar_engine.js")
     result, differences = compare(node, cases, engine=engine, payload=payload, first_failure=True)
     assert differences, f"{mutation} made wrong, and {result['cases']} cases did not notice"

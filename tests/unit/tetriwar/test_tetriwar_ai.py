@@ -228,7 +228,7 @@ def test_the_hard_bot_holds_one_add_line_and_fires_three_together():
         assert key == Intent("bomb", 3)
         game.apply(1, key, now)
         now += 100
-    assert [bomb for _, _, _, bomb in game.players[3].incoming] == [C.ADD_LINE] * 3  # announced
+    assert [i.bomb for i in game.players[3].incoming] == [C.ADD_LINE] * 3  # announced
     land(game, 3, now + C.BOMB_DELAY_MS)  # and landing together as seat 3's next piece enters
     assert sum("G" in row for row in game.players[3].field.visible()) == 3
     assert game.players[1].store == [C.DRILL]

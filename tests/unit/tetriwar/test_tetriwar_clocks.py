@@ -17,6 +17,7 @@ from tetriwar_helpers import HARD_DROP, LEFT, field, game_for, kinds, press
 from games.core.protocol import IllegalIntent
 from games.tetriwar import constants as C
 from games.tetriwar.bot import Bot
+from games.tetriwar.dice import Dice
 from games.tetriwar.engine import Game, Intent, Options
 
 
@@ -105,7 +106,8 @@ def test_a_bomb_is_announced_at_the_drop_and_lands_at_the_first_piece_at_or_afte
     game = bombed()
     events = game.apply(1, Intent("bomb", 2), 1000)
     assert [(e.kind, e.seat) for e in events if e.kind == "feed"] == [("feed", 2)]
-    assert game.state(2)["incoming"] == [[1500, "add_line", 1]]
+    (due, bomb, sender, seed), = game.state(2)["incoming"]  # its dice's seed, drawn at the drop
+    assert (due, bomb, sender) == (1500, "add_line", 1) and 0 <= seed < 2**32
     game.apply(2, HARD_DROP, 1499)  # a piece enters before 1500: nothing lands
     assert "G" not in "".join(game.view(2).field) and game.players[2].incoming
     game.advance(1700)  # 1500 comes and goes with no new piece: still nothing
@@ -114,6 +116,7 @@ def test_a_bomb_is_announced_at_the_drop_and_lands_at_the_first_piece_at_or_afte
     landed = [e for e in events if e.kind == "landed"]
     assert [(e.seat, e.bomb, e.sender) for e in landed] == [(2, "add_line", 1)]
     assert game.view(2).field[-1].count("G") == 9 and game.players[2].incoming == []
+    assert game.view(2).field[-1].index(".") == Dice(seed).below(C.WIDTH)  # the hole: its dice's
 
 
 def test_a_piece_entering_exactly_at_500_ms_takes_the_bomb():
@@ -129,7 +132,7 @@ def test_bombs_land_in_drop_order():
     game.setup(2, field=field("XXXX.XXXXX"))
     game.apply(3, Intent("bomb", 3), 1000)  # seat 3's key 3 is seat 2: add line first ...
     game.apply(1, Intent("bomb", 2), 1100)  # ... then remove line
-    assert [bomb for _, bomb, _ in game.state(2)["incoming"]] == ["add_line", "remove_line"]
+    assert [bomb for _, bomb, *_ in game.state(2)["incoming"]] == ["add_line", "remove_line"]
     events = game.apply(2, HARD_DROP, 2000)
     assert [e.bomb for e in events if e.kind == "landed"] == ["add_line", "remove_line"]
     # the garbage row came in under the X row, then the bottom row (the garbage) went
@@ -227,7 +230,7 @@ def test_state_is_plan31s_json_and_reads_back_as_json():
         "eliminations", "start_level", "lines_per_level", "bombs", "handling", "dealt", "next", "store",
         "out", "incoming",
     }  # fmt: skip
-    assert state["incoming"] == [[600, "add_line", 1]] and state["lock_at"] is None
+    assert state["incoming"] == [[600, "add_line", 1, state["incoming"][0][3]]] and state["lock_at"] is None
     assert len(state["field"]) == C.HEIGHT and len(state["next"]) >= C.PREVIEW
 
 

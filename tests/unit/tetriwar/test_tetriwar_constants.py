@@ -82,7 +82,7 @@ def test_bomb_numbers():
     assert C.STORE_SIZE == 12
     assert C.LACK_OF_CONTROL_SECONDS == 5.0 and C.LACK_OF_CONTROL_MS == 5000
     assert C.BOMB_DELAY_MS == 500 and C.MAX_LAG_MS == 400 < C.BOMB_DELAY_MS
-    assert C.RULES_VERSION == 3
+    assert C.RULES_VERSION == 4
     assert C.DRILL_BLOCKS == 10 and C.DEMOLITION_ROWS == 4 and C.EARTHQUAKE_SHIFT == 2
     assert (C.ENTER_WEIGHT_LEADER, C.ENTER_WEIGHT_OTHER) == (3, 1)
 

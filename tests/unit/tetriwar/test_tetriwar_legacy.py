@@ -163,8 +163,9 @@ def test_versions_1_and_2_part_only_where_the_lock_rule_does(path):
 def test_the_rulebook_names_the_engine_of_each_version():
     assert rulebook.game_class(1) is GameV1
     assert rulebook.game_class(2) is GameV2
-    assert rulebook.game_class(3) is engine.Game
-    assert rulebook.RULES_VERSION == 3
+    assert rulebook.game_class(3) is engine.GameV3
+    assert rulebook.game_class(4) is engine.Game
+    assert rulebook.RULES_VERSION == 4
 
 
 def test_the_rulebook_agrees_with_the_engines_constants_when_they_name_a_version():
@@ -174,7 +175,7 @@ def test_the_rulebook_agrees_with_the_engines_constants_when_they_name_a_version
         assert rulebook.PLAYED_VERSION == 2
 
 
-@pytest.mark.parametrize("version", [0, 4, 99, None, "2"])
+@pytest.mark.parametrize("version", [0, 5, 99, None, "2"])
 def test_an_unknown_version_is_a_clear_value_error(version):
     with pytest.raises(ValueError, match=f"rules version {version}, which this server does not know"):
         rulebook.game_class(version)

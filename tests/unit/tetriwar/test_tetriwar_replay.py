@@ -15,9 +15,11 @@ from games.tetriwar.constants import RULES_VERSION
 from games.tetriwar.engine import Game, Options
 
 HERE = Path(__file__).parent / "recordings"
-# Games recorded under the current rules version (3), and under version 2 (float seconds,
-# bombs at once), kept as they were: a frozen engine of that version replays them.
+# Games recorded under the current rules version (4), under version 3 (a bomb's dice drawn
+# as it lands) and under version 2 (float seconds, bombs at once), kept as they were: the
+# engine of that version replays them.
 RECORDINGS = sorted(HERE.glob("*.json"))
+RECORDINGS_V3 = sorted((HERE / "v3").glob("*.json"))
 RECORDINGS_V2 = sorted((HERE / "v2").glob("*.json"))
 
 
@@ -38,6 +40,24 @@ def test_recorded_games_replay_to_their_recorded_final_state(path):
     game = replayed(Game, record)
     assert game.finished
     assert game.to_text().split("\n") == record["final"]
+
+
+@pytest.mark.parametrize("path", RECORDINGS_V3, ids=lambda path: path.stem)
+def test_games_recorded_under_rules_version_3_replay_with_its_engine(path):
+    record = json.loads(path.read_text())
+    assert record["rules_version"] == 3
+    game = replayed(rulebook.game_class(3), record)
+    assert game.finished
+    assert game.to_text().split("\n") == record["final"]
+
+
+def test_the_recordings_of_rules_version_3_are_kept_and_differ_from_version_4s():
+    assert {path.stem for path in RECORDINGS} == {path.stem for path in RECORDINGS_V3}
+    # the same bots' games with bombs came out otherwise once each bomb drew its own dice
+    for path in RECORDINGS:
+        now, then = json.loads(path.read_text()), json.loads((HERE / "v3" / path.name).read_text())
+        if now["options"]["bombs"] != "off":
+            assert now["final"] != then["final"], path.stem
 
 
 @pytest.mark.parametrize("path", RECORDINGS_V2, ids=lambda path: path.stem)
