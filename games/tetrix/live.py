@@ -259,11 +259,12 @@ class TetrixLive(LiveGameBase):
                     round=event.round, who=who, dice=signs(event.dice),
                 ))
             elif kind == "arranged":
+                # "shape O", not "a O": no article that hangs on the letter (issue 49)
                 words = {"who": who, "shape": event.shape, "symbols": signs(event.symbols)}
                 if event.timeout:
-                    entries.append(Sentence(gettext_lazy("%(who)s arranged a %(shape)s: %(symbols)s (time)"), **words))
+                    entries.append(Sentence(gettext_lazy("%(who)s arranged shape %(shape)s: %(symbols)s (time)"), **words))
                 else:
-                    entries.append(Sentence(gettext_lazy("%(who)s arranged a %(shape)s: %(symbols)s"), **words))
+                    entries.append(Sentence(gettext_lazy("%(who)s arranged shape %(shape)s: %(symbols)s"), **words))
             elif kind == "wrote":
                 entries.append(self._wrote_words(who, event))
             elif kind == "cannot_write":

@@ -9,7 +9,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.registry import GAMES
+from games.tetrix import constants as C
 from games.tetrix.engine import Intent
+from games.tetrix.events import Arranged
 from games.tetrix.forms import TetrixOptionsForm
 from tests.contract.test_game_contract import setup_for
 from tests.unit.tetrix.tetrix_helpers import full_but
@@ -81,6 +83,17 @@ def test_whose_sheet_is_said_in_every_language(language):
         said = translation.gettext("The board is full.")
     assert last != "Player 2 had no room for the T." and "Player 2" in last and "T" in last
     assert last in results and said not in results
+
+
+@pytest.mark.parametrize("timeout", [False, True], ids=["arranged", "by-the-clock"])
+@pytest.mark.parametrize("shape", list(C.TETROMINOES))
+def test_the_log_names_the_shape_arranged_without_an_article(shape, timeout):
+    """"a O", "a I" read wrong (issue 49, point 20): "shape O" reads right for every
+    letter, and in every language with no article that hangs on the letter."""
+    live = live_game(2)
+    (line,) = live._log_entries([Arranged(1, shape, DICE, timeout=timeout)])
+    said = f"Player 1 arranged shape {shape}: ○ ○ ✕ □"
+    assert str(line) == (f"{said} (time)" if timeout else said)
 
 
 def test_a_solo_table_says_it_runs_both_clocks():

@@ -73,7 +73,7 @@ async def test_a_round_reaches_everyone_and_the_next_player_rolls(host, opponent
     for ws in (p1, p2, spectator):
         fragment = await receive_until(ws, r"a1:1\b")
         assert 'data-phase="write"' in fragment and 'data-shape="T" data-symbols="ooxs"' in fragment
-        assert "hostess arranged a T: ○ ○ ✕ □" in fragment
+        assert "hostess arranged shape T: ○ ○ ✕ □" in fragment
     await p1.send_json_to(write(seq=2))  # the T, unturned, in the top-left corner
     fragment = await receive_until(spectator, r"a1:2\b")
     assert 'data-sheet=".o.....oxs' in fragment and 'data-state="wrote"' in fragment
