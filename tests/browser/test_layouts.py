@@ -14,9 +14,9 @@ saved as tests/artifacts/layout-<game>-<width>x<height>.png."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games.registry import GAMES
@@ -146,6 +146,21 @@ SHOWN_INSTEAD = """(selector) => {
 }"""
 
 
+def shows(element, timeout_s: float = TIMEOUT / 1000) -> bool:
+    """Whether ``element`` is visible, or becomes so within the tests' timeout (a live push
+    may be replacing it this instant: it must be back). Asked in one look at a time from
+    here: Playwright's own wait polls on the page's animation frames, and in full runs
+    (two workers and their browsers on two cores) a waiting table's Start button went
+    unseen by it for 3 s, then for 15 s, while one look just after found it in the DOM,
+    visible, with its box."""
+    deadline = time.monotonic() + timeout_s
+    while not element.is_visible():
+        if time.monotonic() > deadline:
+            return False
+        element.page.wait_for_timeout(50)  # between two looks: the condition is what is waited for
+    return True
+
+
 def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
     """What is wrong with the page's layout at ``width``: an empty list when nothing."""
     problems = []
@@ -157,16 +172,7 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
         )
     for selector in ("main h1", *boxes):
         element = page.locator(selector).first
-        # A live push may be replacing it this instant: it must be back and visible. Waited
-        # for as long as any event of these tests (the page's default timeout), not a bound
-        # on speed: on a starved machine (CI, two workers and their browsers on two cores) a
-        # table's Start button was found hidden for 3 s and visible just after, in the DOM
-        # all along.
-        try:
-            element.wait_for(state="visible")
-        except PlaywrightTimeout:
-            pass
-        box = element.bounding_box() if element.is_visible() else None
+        box = element.bounding_box() if shows(element) else None
         if box is None:
             # what the page shows there instead, to tell a push of the wrong role's panels
             # from one still on its way
