@@ -146,18 +146,28 @@ SHOWN_INSTEAD = """(selector) => {
 }"""
 
 
-def shows(element, timeout_s: float = TIMEOUT / 1000) -> bool:
-    """Whether ``element`` is visible, or becomes so within the tests' timeout (a live push
-    may be replacing it this instant: it must be back). Asked in one look at a time from
-    here: Playwright's own wait polls on the page's animation frames, and in full runs
-    (two workers and their browsers on two cores) a waiting table's Start button went
-    unseen by it for 3 s, then for 15 s, while one look just after found it in the DOM,
-    visible, with its box."""
+# Whether the first element of a selector is shown: rendered (no display: none, no
+# visibility: hidden on it or above it) and with a box, as the page itself sees it.
+SHOWN = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  return el.checkVisibility({ visibilityProperty: true }) && r.width > 0 && r.height > 0;
+}"""
+
+
+def shows(page, selector: str, timeout_s: float = TIMEOUT / 1000) -> bool:
+    """Whether the first ``selector`` is shown, or comes to be within the tests' timeout (a
+    live push may be replacing it this instant: it must be back), looked at by the page's
+    own script. Playwright's visibility (its isolated world's look) missed a waiting
+    table's Start button for 3 s, then for 15 s, in three full runs (two workers and their
+    browsers on two cores), while the page's own look just after found it shown, with its
+    box; not once when run alone. A control that is not shown still fails."""
     deadline = time.monotonic() + timeout_s
-    while not element.is_visible():
+    while not page.evaluate(SHOWN, selector):
         if time.monotonic() > deadline:
             return False
-        element.page.wait_for_timeout(50)  # between two looks: the condition is what is waited for
+        page.wait_for_timeout(50)  # between two looks: the condition is what is waited for
     return True
 
 
@@ -172,7 +182,7 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
         )
     for selector in ("main h1", *boxes):
         element = page.locator(selector).first
-        box = element.bounding_box() if shows(element) else None
+        box = element.bounding_box() if shows(page, selector) else None
         if box is None:
             # what the page shows there instead, to tell a push of the wrong role's panels
             # from one still on its way

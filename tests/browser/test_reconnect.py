@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.registry import GAMES
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.test_layouts import COUNTDOWNS, RUNNING, layout_problems
+from tests.browser.test_layouts import COUNTDOWNS, RUNNING, SOCKET_OPEN, layout_problems
 from tests.browser.test_tetriwar_game import log_in
 from tests.live.test_blockkiller_table import OPTIONS as BLOCKKILLER
 from tests.live.test_tetriwar_table import OPTIONS as TETRIWAR
@@ -80,6 +80,8 @@ def playing(pages, url, kind) -> tuple[str, int]:
     shows it running; what shows it, and how many of it."""
     for page in pages:
         page.goto(url)
+        page.wait_for_function(SOCKET_OPEN)  # live, as a person sees it before pressing Start
+    pages[0].bring_to_front()
     pages[0].get_by_role("button", name="Start the game").click()
     (shows, count), _ = RUNNING[kind]
     for page in pages:
