@@ -94,3 +94,15 @@ def make_table(db):
         )
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _presence_timers_end_with_their_test():
+    """A table page closed in a test may leave a timer to look at its table once the
+    abandoned grace is over (lobby/presence.py): called off as the test ends, so that it
+    never fires in a later test's time, nor while the event loop closes (a worker once
+    hung there, its look's broadcast waiting for a loop that was shutting down)."""
+    yield
+    from lobby import presence
+
+    presence.cancel_timers()

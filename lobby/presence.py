@@ -38,6 +38,9 @@ _started: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 # Looks at tables whose last seated person's page closed, under way (a reference keeps
 # each task alive until it is done).
 _announcing: set[asyncio.Task] = set()
+# The timers waiting to look (``cancel_timers`` ends them: a test's must not fire in the
+# next test's time, nor as its event loop closes).
+_timers: set[asyncio.TimerHandle] = set()
 # After the grace, so that a table left at the grace's very end is past it (our choice).
 ANNOUNCE_SLACK_SECONDS = 1.0
 
@@ -83,7 +86,22 @@ def announce_if_abandoned_later(table_id: int) -> None:
     end first, a lobby that loads later does not list the table all the same."""
     loop = asyncio.get_running_loop()
     delay = selectors.ABANDONED_AFTER.total_seconds() + ANNOUNCE_SLACK_SECONDS
-    loop.call_later(delay, _look_at, table_id)
+    handle: asyncio.TimerHandle | None = None
+
+    def fire() -> None:
+        _timers.discard(handle)
+        _look_at(table_id)
+
+    handle = loop.call_later(delay, fire)
+    _timers.add(handle)
+
+
+def cancel_timers() -> None:
+    """Every look still to come is called off (the tests, after each test; a table left
+    unlooked at is still left out of every lobby loaded later)."""
+    for handle in list(_timers):
+        handle.cancel()
+    _timers.clear()
 
 
 def _look_at(table_id: int) -> None:
