@@ -156,6 +156,36 @@ SHOWN = """(selector) => {
 }"""
 
 
+# While a control is waited for: what changes on the page (ids, classes, attributes,
+# children added or removed, with ms since the watch began) and how many animation frames
+# it draws, so that a control found not shown says what the page did meanwhile.
+WATCH = """() => {
+  if (window.__watch) { window.__watch.observer.disconnect(); window.__watch.done = true; }
+  const w = window.__watch = { t0: performance.now(), frames: 0, log: [], done: false };
+  const tick = () => { if (w.done) return; w.frames += 1; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  const name = (n) => n.nodeType === 1 ? n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") : n.nodeName;
+  w.observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (w.log.length >= 60) w.log.shift();
+      w.log.push(`${Math.round(performance.now() - w.t0)}ms ${r.type} ${name(r.target)}`
+        + (r.attributeName ? ` [${r.attributeName}]` : "")
+        + (r.addedNodes.length ? ` +${[...r.addedNodes].map(name).join(",")}` : "")
+        + (r.removedNodes.length ? ` -${[...r.removedNodes].map(name).join(",")}` : ""));
+    }
+  });
+  w.observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+WATCHED = """() => {
+  const w = window.__watch;
+  if (!w) return "no watch";
+  w.observer.disconnect();
+  w.done = true;
+  return `${w.frames} frames in ${Math.round(performance.now() - w.t0)} ms, focus ${document.hasFocus()}; `
+    + `last changes: ${w.log.slice(-12).join("; ") || "none"}`;
+}"""
+
+
 def shows(page, selector: str, timeout_s: float = TIMEOUT / 1000) -> bool:
     """Whether the first ``selector`` is shown, or comes to be within the tests' timeout (a
     live push may be replacing it this instant: it must be back), looked at by the page's
@@ -164,6 +194,9 @@ def shows(page, selector: str, timeout_s: float = TIMEOUT / 1000) -> bool:
     browsers on two cores), while the page's own look just after found it shown, with its
     box; not once when run alone. A control that is not shown still fails."""
     deadline = time.monotonic() + timeout_s
+    if page.evaluate(SHOWN, selector):
+        return True
+    page.evaluate(WATCH)
     while not page.evaluate(SHOWN, selector):
         if time.monotonic() > deadline:
             return False
@@ -187,7 +220,7 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
             # what the page shows there instead, to tell a push of the wrong role's panels
             # from one still on its way
             shown = page.evaluate(SHOWN_INSTEAD, selector)
-            problems.append(f"{what}: {selector} is not visible ({shown})")
+            problems.append(f"{what}: {selector} is not visible ({shown}; meanwhile {page.evaluate(WATCHED)})")
         elif box["x"] < -0.5 or box["x"] + box["width"] > width + 0.5:
             problems.append(
                 f"{what}: {selector} lies at {box['x']:.0f}..{box['x'] + box['width']:.0f}, off the screen"
