@@ -146,13 +146,16 @@ SHOWN_INSTEAD = """(selector) => {
 }"""
 
 
-# Whether the first element of a selector is shown: rendered (no display: none, no
-# visibility: hidden on it or above it) and with a box, as the page itself sees it.
+# The box of the first element of a selector if it is shown (rendered: no display: none,
+# no visibility: hidden on it or above it; and with a size), as the page itself sees it;
+# else null. One look: the element found and its box measured in the same turn of the
+# page, which a live push replacing the element cannot come between.
 SHOWN = """(selector) => {
   const el = document.querySelector(selector);
-  if (!el) return false;
+  if (!el) return null;
   const r = el.getBoundingClientRect();
-  return el.checkVisibility({ visibilityProperty: true }) && r.width > 0 && r.height > 0;
+  if (!el.checkVisibility({ visibilityProperty: true }) || r.width <= 0 || r.height <= 0) return null;
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
 }"""
 
 
@@ -186,22 +189,24 @@ WATCHED = """() => {
 }"""
 
 
-def shows(page, selector: str, timeout_s: float = TIMEOUT / 1000) -> bool:
-    """Whether the first ``selector`` is shown, or comes to be within the tests' timeout (a
-    live push may be replacing it this instant: it must be back), looked at by the page's
-    own script. Playwright's visibility (its isolated world's look) missed a waiting
-    table's Start button for 3 s, then for 15 s, in three full runs (two workers and their
-    browsers on two cores), while the page's own look just after found it shown, with its
-    box; not once when run alone. A control that is not shown still fails."""
+def shown_box(page, selector: str, timeout_s: float = TIMEOUT / 1000) -> dict | None:
+    """The box of the first ``selector`` if it is shown, or comes to be within the tests'
+    timeout (a live push may be replacing it this instant: it must be back), looked at by
+    the page's own script, the element and its box in one look. Looking with Playwright
+    (its visibility, then ``bounding_box()`` on the element found again) came apart in full
+    runs: a waiting table's Start button was found shown, then its box asked of the element
+    that a push of the seat panel had just replaced (None), while the page showed the new
+    one. A control that is not shown still fails."""
     deadline = time.monotonic() + timeout_s
-    if page.evaluate(SHOWN, selector):
-        return True
+    box = page.evaluate(SHOWN, selector)
+    if box is not None:
+        return box
     page.evaluate(WATCH)
-    while not page.evaluate(SHOWN, selector):
+    while (box := page.evaluate(SHOWN, selector)) is None:
         if time.monotonic() > deadline:
-            return False
+            return None
         page.wait_for_timeout(50)  # between two looks: the condition is what is waited for
-    return True
+    return box
 
 
 def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
@@ -214,8 +219,7 @@ def layout_problems(page, width: int, what: str, *boxes: str) -> list[str]:
             f" (past the edge: {', '.join(seen['culprits'])})"
         )
     for selector in ("main h1", *boxes):
-        element = page.locator(selector).first
-        box = element.bounding_box() if shows(page, selector) else None
+        box = shown_box(page, selector)
         if box is None:
             # what the page shows there instead, to tell a push of the wrong role's panels
             # from one still on its way
