@@ -27,7 +27,7 @@ from django.conf import settings  # noqa: E402
 from config.network import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.threads import lower_the_database_thread, shorten_the_switch_interval  # noqa: E402
-from games.host import GameHostConsumer  # noqa: E402
+from games.host import GameHostConsumer, install_graceful_stop  # noqa: E402
 from games.live import preload  # noqa: E402
 from games.shards import HOST_CHANNEL_PREFIX  # noqa: E402
 from lobby import presence  # noqa: E402
@@ -62,6 +62,10 @@ if "twisted.internet.reactor" in sys.modules:
 
     # Startup triggers fire before the event loop turns: the first turn starts it.
     reactor.callWhenRunning(reactor.callLater, 0, presence.start)
+    # SIGTERM (a deploy) stops gracefully: every game written down to go on after the
+    # restart (games/host.py). Set once Twisted has set its own handler, which this one
+    # replaces.
+    reactor.callWhenRunning(reactor.callLater, 0, install_graceful_stop)
     # The threads beside the loop yield to it (config/threads.py).
     shorten_the_switch_interval()
     reactor.callWhenRunning(reactor.callLater, 0, lower_the_database_thread)

@@ -68,6 +68,17 @@ CORRECTIONS = Counter(
     "TetriWar keys after which a page's own board, played ahead, differed from the "
     "server's: the server sent its board back (games/tetriwar/live.py).",
 )
+JOURNAL_BATCHES = Counter(
+    "tetriwar_journal_batches",
+    "Batches of running games' inputs written to the database (games/journal.py): one "
+    "per game with new inputs every 250 ms, and one at each forfeit.",
+)
+GAMES_RESUMED = Counter(
+    "tetriwar_games_resumed",
+    "Running games a host rebuilt from their stored inputs as it started (games/resume.py), "
+    "by outcome: resumed, or aborted (they could not be rebuilt).",
+    ["outcome"],
+)
 TIMED_KEYS = Counter(
     "tetriwar_timed_keys",
     "TetriWar keys stamped by a page that plays ahead, by how they were applied: at "

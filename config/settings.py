@@ -349,6 +349,11 @@ except ValueError:
 if any(not 0 <= n < GAME_HOST_SHARDS for n in HOSTED_SHARDS):
     raise EnvError(f"HOSTED_SHARDS must name shards from 0 to {GAME_HOST_SHARDS - 1} (GAME_HOST_SHARDS)")
 
+# Scale-out: a shard that no process has hosted for this long (its host died and did not
+# come back) has its running games aborted, stakes back; a host that comes back sooner
+# resumes them (games/resume.py).
+GAME_HOST_ORPHAN_SECONDS = env_int("GAME_HOST_ORPHAN_SECONDS", 60, minimum=5)
+
 # Site rules that are our choices rather than a game's (RULES.md §6).
 SITE_RULES = {
     "SIGNUP_CHIPS": 1000,  # RULES.md §6

@@ -34,6 +34,11 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
+import os
+import secrets
+import signal
+import socket
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -50,27 +55,40 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from config.metrics import HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
+from config.metrics import GAMES_RESUMED, HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
 from games import messages, reconnect, services
 from games.core.protocol import IllegalIntent
 from games.hub import hub
+from games.journal import Journal
 from games.live import LiveGame, live_game_for
-from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of_channel
+from games.resume import NOT_RESUMABLE, CannotResume, resumed
+from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of, shard_of_channel
 from games.verify import NO_RECORD, record_check_of
 from games.wire import error_fragment
 from lobby import services as table_services
+from lobby.broadcast import table_group
 
 log = logging.getLogger(__name__)
 
 COUNTDOWN_SECONDS = 3.0  # RULES.md §1: "A countdown of 3 s starts the game"
 RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfeits
 HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
-HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, the shard's games are dead
+HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, another process may take the shard
 QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BUSY
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
-# When this process started: games still marked running that began earlier were
-# hosted by a process that is gone.
+# When this process started: games still marked running that began earlier were hosted
+# by a process that is gone, and are resumed (``GameHost.resume``).
 PROCESS_STARTED = datetime.datetime.now(datetime.UTC)
+_host_ids: dict[int, str] = {}
+
+
+def host_id() -> str:
+    """This process, as a shard's lease names its holder (games/services.py
+    ``lease_take``): its machine, its pid (a forked process is another) and a token."""
+    pid = os.getpid()
+    if pid not in _host_ids:
+        _host_ids[pid] = f"{socket.gethostname()[:40]}:{pid}:{secrets.token_hex(4)}"
+    return _host_ids[pid]
 
 
 class Inbox:
@@ -146,7 +164,13 @@ class Connection:
 class LiveTable:
     """The actor of one running game."""
 
-    def __init__(self, host: GameHost, table_id: int, game_id: int, live: LiveGame) -> None:
+    def __init__(
+        self, host: GameHost, table_id: int, game_id: int, live: LiveGame, *, resume_at: float | None = None
+    ) -> None:
+        """``resume_at``: a game rebuilt after a restart (games/resume.py), begun already,
+        which goes on at this host time after a countdown; the table's clock is set so
+        that the time it stood at when it was written down comes after the countdown
+        (nobody loses time to the outage)."""
         self.host = host
         self.table_id = table_id
         self.game_id = game_id
@@ -156,11 +180,12 @@ class LiveTable:
         self.version = 0
         self.inbox = Inbox()
         self.connections: dict[int, Connection] = {seat: Connection() for seat in live.seats}
-        self.epoch = clock()
+        self.resumed = resume_at is not None
+        self.start_at = COUNTDOWN_SECONDS if resume_at is None else resume_at
+        self.epoch = clock() - (self.start_at - COUNTDOWN_SECONDS)
         self.started = False
-        self.start_at = COUNTDOWN_SECONDS
         # Bots act on their own clock, inside this actor like everything else.
-        self.bot_due: dict[int, float] = {seat: COUNTDOWN_SECONDS for seat in live.bot_seats}
+        self.bot_due: dict[int, float] = {seat: self.start_at for seat in live.bot_seats}
         self.done = False
         self.task: asyncio.Task | None = None
         self.leaving: list[int] = []  # seats that left the game this step, for the table's seats
@@ -217,7 +242,9 @@ class LiveTable:
         acks: list[tuple[int, int]] = []
         if not self.started and now >= self.start_at:
             self.started = True
-            self.live.begin(self.start_at)
+            if not self.resumed:  # a resumed game was begun as it was rebuilt
+                self.live.begin(self.start_at)
+                self.host.journal.track(self.game_id, self.live)
             await self.publish_rendered(lambda: self.full(now))
             for seat in sorted(self.leave_at_start):  # asked during the countdown
                 try:
@@ -249,8 +276,11 @@ class LiveTable:
                 self.latency.observe(time.perf_counter() - arrived)
         if events:
             await self.send_private(events)
-        await self.send_own(events, self.now())
+        if self.started:  # a game rebuilt after a restart: its pages learn their boards at its start
+            await self.send_own(events, self.now())
         if self.leaving:
+            # A forfeit decides something: written down at once, not in the next batch.
+            await self.host.journal.flush()
             # Their pages stop offering the game and its Leave button (the seat panel).
             seats, self.leaving = self.leaving, []
             await database_sync_to_async(table_services.seats_mark_left)(table_id=self.table_id, seats=seats)
@@ -393,21 +423,27 @@ class LiveTable:
         return events
 
     # --- seats away: who lost the connection, and the time they have left (games/reconnect.py)
-    def away(self) -> tuple[tuple[int, float], ...]:
+    def away(self) -> tuple[Any, ...]:
         """Each seat whose last socket went and who may still come back, with the time
-        by which they must: nobody, once the game is over."""
+        by which they must: nobody, once the game is over. First, while a game rebuilt
+        after a restart counts down, the time at which it goes on (``("resume", at)``)."""
         if self.done or self.live.finished:
             return ()
-        return tuple(
+        resuming = (("resume", self.start_at),) if self.resumed and not self.started else ()
+        return resuming + tuple(
             (seat, conn.gone_since + RECONNECT_SECONDS)
             for seat, conn in sorted(self.connections.items())
             if conn.gone_since is not None and not self.live.has_left(seat)
         )
 
-    def render_away(self, away: tuple[tuple[int, float], ...], now: float) -> str:
+    def render_away(self, away: tuple[Any, ...], now: float, *, restarting: bool = False) -> str:
         """The region of the seats away, in the active language."""
+        resume_at = next((at for seat, at in away if seat == "resume"), None)
         return reconnect.render(
-            [reconnect.Away(seat, self.live.name(seat), back_by) for seat, back_by in away], now
+            [reconnect.Away(seat, self.live.name(seat), back_by) for seat, back_by in away if seat != "resume"],
+            now,
+            resume_at=resume_at,
+            restarting=restarting,
         )
 
     def away_news(self, now: float) -> Callable[[], str]:
@@ -458,6 +494,7 @@ class LiveTable:
 
     async def finish(self) -> None:
         self.done = True
+        await self.host.journal.forget(self.game_id)  # the record takes the whole log
         finished = self.live.finished_game()
         game = await database_sync_to_async(services.game_finish)(game_id=self.game_id, finished=finished)
         await self.free_the_gone_seats()
@@ -478,6 +515,7 @@ class LiveTable:
         if self.done:
             return
         self.done = True
+        await self.host.journal.forget(self.game_id)
         await database_sync_to_async(services.game_abort)(game_id=self.game_id, reason=reason)
         await self.free_the_gone_seats()
         log.warning(
@@ -495,11 +533,89 @@ class LiveTable:
 class GameHost:
     """All live tables of this process: one per process that hosts shards."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, resuming: bool = False) -> None:
+        """``resuming``: the host rebuilds its running games first (``resume``); messages
+        wait until it has (a page's resync must find its table)."""
         self.hub = hub()
         self.hub.host = self
         self.tables: dict[int, LiveTable] = {}
         self.replay_checks: set[asyncio.Task] = set()  # the loop keeps only weak references to tasks
+        self.journal = Journal()
+        self.ready = asyncio.Event()
+        if not resuming:
+            self.ready.set()
+        self.stopping = False
+        self.shards: list[int] = []  # the shards whose leases this host holds (scale-out)
+
+    async def stop(self) -> None:
+        """A graceful stop: every table stops where it stands (no input applied after
+        this), its pages are told that the server restarts and the game goes on, every
+        game's inputs so far are written, and this host's leases go."""
+        self.stopping = True
+        tables = list(self.tables.values())
+        for table in tables:
+            if table.task is not None:
+                table.task.cancel()
+        for table in tables:
+            if not table.done:
+                await table.publish_rendered(lambda t=table: t.render_away(t.away(), t.now(), restarting=True))
+        await self.journal.flush()
+        if self.shards:
+            await database_sync_to_async(services.lease_release)(shards=self.shards, holder=host_id())
+        log.info("game host stopped: %d tables written down to go on after the restart", len(tables))
+
+    async def let_go(self, shards: list[int]) -> None:
+        """Another process took these shards' leases (this one stood still too long): their
+        tables stop here without a word; their new host rebuilt them from what was written."""
+        self.hub.hosted = self.hub.hosted - frozenset(shards)
+        self.shards = [n for n in self.shards if n not in shards]
+        for table in [t for t in self.tables.values() if shard_of(t.table_id) in shards]:
+            table.done = True
+            await self.journal.forget(table.game_id)
+            if table.task is not None:
+                table.task.cancel()
+        log.warning("game host: shards %s were taken over by another process", shards)
+
+    async def resume(self, shards: list[int] | None, since: datetime.datetime | None = None) -> None:
+        """Rebuild the running games of these shards (None: every shard) that another
+        process hosted, from their stored inputs, each to go on after a countdown; abort,
+        stakes back, the ones that cannot be rebuilt (the reason logged and shown). Those
+        are the games that began before ``since``: when this host took the shards' leases
+        (scale-out: the one before it may have been another process), or when this process
+        started (embedded). A game begun later is this host's own: its start is on its way."""
+        try:
+            game_ids = await database_sync_to_async(services.games_to_resume)(
+                shards=shards, started_before=since or PROCESS_STARTED
+            )
+            for game_id in game_ids:
+                await self.resume_game(game_id)
+        finally:
+            self.ready.set()
+        # Pages that stayed open on other processes (scale-out) ask for the game again.
+        layer = get_channel_layer()
+        for table_id in list(self.tables):
+            await layer.group_send(table_group(table_id), {"type": "game.resumed"})
+
+    async def resume_game(self, game_id: int) -> None:
+        try:
+            rebuilt = await database_sync_to_async(resumed)(game_id, start_at=COUNTDOWN_SECONDS)
+        except Exception as err:
+            detail = err.detail if isinstance(err, CannotResume) else f"{type(err).__name__}: {err}"
+            log.error("game %s could not be resumed after a restart: %s", game_id, detail, exc_info=not isinstance(err, CannotResume))
+            GAMES_RESUMED.labels(outcome="aborted").inc()
+            await database_sync_to_async(services.game_abort)(game_id=game_id, reason=NOT_RESUMABLE, announce=True)
+            return
+        if rebuilt.table_id in self.tables:
+            return
+        table = LiveTable(self, rebuilt.table_id, game_id, rebuilt.live, resume_at=rebuilt.resume_at)
+        self.tables[rebuilt.table_id] = table
+        self.journal.track(game_id, rebuilt.live, written=rebuilt.written, seq=rebuilt.batches)
+        table.task = asyncio.create_task(table.run())
+        GAMES_RESUMED.labels(outcome="resumed").inc()
+        log.info(
+            "game resumed table=%s game=%s kind=%s at=%.3f inputs=%d",
+            table.table_id, game_id, table.kind, rebuilt.resume_at, rebuilt.written,
+        )
 
     def check_replay(self, game_id: int) -> None:
         """Rebuild a game just recorded from its log and store the verdict
@@ -518,6 +634,8 @@ class GameHost:
     async def accept(self, message: messages.HostMessage) -> None:
         """Queue a message on its table (or start one). Raises ChannelFull when the
         table has too many intents waiting."""
+        if not self.ready.is_set():
+            await self.ready.wait()  # the games of before a restart are being rebuilt
         kind = type(message)
         if kind is messages.Start:
             await self.start(message.game_id)
@@ -639,15 +757,16 @@ async def _scale_out() -> None:
 
 
 async def _host(shards: list[int] | None) -> None:
-    """Host the given shards (None: every shard, and this is the only process)."""
+    """Host the given shards (None: every shard, and this is the only process): once
+    their leases are held (scale-out), the games an earlier process left running are
+    rebuilt, then the shards' channels heard."""
     layer = get_channel_layer()
-    host = GameHost()
+    host = GameHost(resuming=True)
     GameHostConsumer.host = host
-    # Games of these shards marked running that began before now were run by an
-    # earlier process: their state died with it.
-    await database_sync_to_async(services.games_reconcile)(
-        shards=shards, reason=RESTART_REASON, started_before=PROCESS_STARTED
-    )
+    since = None
+    if shards is not None:
+        shards, since = await take_leases(host, shards)
+    await host.resume(shards, since)
     channels = [f"{HOST_CHANNEL_PREFIX}{n}" for n in (range(shard_count()) if shards is None else shards)]
     listening = {channel: asyncio.Event() for channel in channels}
     tasks = [asyncio.create_task(_listen(layer, host, channel, listening[channel])) for channel in channels]
@@ -660,8 +779,30 @@ async def _host(shards: list[int] | None) -> None:
                 if not event.is_set():
                     await layer.send(channel, messages.Tick(table_id=-1).to_dict())
             await asyncio.sleep(0.05)
-        tasks.append(asyncio.create_task(heartbeat(shards)))
+        tasks.append(asyncio.create_task(heartbeat(host, shards)))
     await asyncio.gather(*tasks)
+
+
+async def take_leases(host: GameHost, shards: list[int]) -> tuple[list[int], datetime.datetime]:
+    """Wait until this process holds the lease of every shard it is to host (another
+    process may hold one until it stops beating), and host them from then on: only one
+    process hosts a table at a time. Meanwhile its sockets play through the layer.
+    Returns the shards, and the moment before which their running games were another's."""
+    host.hub.hosted = frozenset()
+    held: set[int] = set()
+    while True:
+        try:
+            held.update(await database_sync_to_async(services.lease_take)(
+                shards=sorted(set(shards) - held), holder=host_id(), stale_after=HEARTBEAT_STALE_SECONDS
+            ))
+        except Exception:
+            log.exception("game host: taking the shards' leases failed; trying again")
+        if held >= set(shards):
+            break
+        await asyncio.sleep(HEARTBEAT_SECONDS)
+    host.hub.hosted = frozenset(shards)
+    host.shards = sorted(shards)
+    return sorted(shards), datetime.datetime.now(datetime.UTC)
 
 
 async def _listen(layer, host: GameHost, channel: str, listening: asyncio.Event) -> None:
@@ -676,44 +817,109 @@ async def _listen(layer, host: GameHost, channel: str, listening: asyncio.Event)
             log.exception("game host: a message failed: %r", message.get("type"))
 
 
-RESTART_REASON = gettext_noop("The game server restarted; the game was aborted and stakes returned.")
 LOST_REASON = gettext_noop("The game server stopped; the game was aborted and stakes returned.")
+# What games aborted by a restart were told before restarts resumed them (issue 50): kept
+# to show those records' reason in every language.
+RESTART_REASON = gettext_noop("The game server restarted; the game was aborted and stakes returned.")
 
 
 async def _watchdog() -> None:
-    """Scale-out: abort the games of shards whose host stopped beating."""
+    """Scale-out: abort the games of shards that nobody has hosted for
+    ``GAME_HOST_ORPHAN_SECONDS`` (a host that comes back sooner resumes them)."""
     while True:
         await asyncio.sleep(HEARTBEAT_STALE_SECONDS / 2)
         try:
             await database_sync_to_async(services.games_abort_stale)(
-                stale_after=HEARTBEAT_STALE_SECONDS, reason=LOST_REASON
+                stale_after=settings.GAME_HOST_ORPHAN_SECONDS, reason=LOST_REASON
             )
         except Exception:
             log.exception("game host watchdog failed")
 
 
-async def heartbeat(shards: list[int]) -> None:
-    """A host's pulse: its shards are alive while it beats."""
-    while True:
+async def heartbeat(host: GameHost, shards: list[int]) -> None:
+    """A host's pulse: its shards are its own while it beats. A shard another process
+    took (this one stood still too long) is let go at once."""
+    while not host.stopping:
         try:
-            await database_sync_to_async(services.host_heartbeat)(shards=shards)
+            lost = await database_sync_to_async(services.host_heartbeat)(shards=shards, holder=host_id())
         except Exception:
             log.exception("game host heartbeat failed; trying again")
+        else:
+            if lost:
+                shards = [n for n in shards if n not in lost]
+                await host.let_go(lost)
         await asyncio.sleep(HEARTBEAT_SECONDS)
 
 
 class GameHostWorker:
-    """Mixed into channels' Worker by our ``runworker``: before listening, a worker
-    aborts the games its shards left running, then beats their heartbeat."""
+    """Mixed into channels' Worker by our ``runworker``: before listening, a worker takes
+    its shards' leases and rebuilds the games they left running, then beats their
+    heartbeat; SIGTERM stops it gracefully (``graceful_stop``)."""
 
     async def handle(self):
         shards = [n for n in map(shard_of_channel, self.channels) if n is not None]
-        if GameHostConsumer.host is None:
-            GameHostConsumer.host = GameHost()
-        GameHostConsumer.host.hub.hosted = frozenset(shards)
+        host = GameHostConsumer.host = GameHost(resuming=bool(shards))
+        host.hub.hosted = frozenset(shards)
         if shards:
-            await database_sync_to_async(services.games_reconcile)(
-                shards=shards, reason=RESTART_REASON, started_before=PROCESS_STARTED
-            )
-            self._heartbeat = asyncio.ensure_future(heartbeat(shards))
+            shards, since = await take_leases(host, shards)
+            await host.resume(shards, since)
+            self._heartbeat = asyncio.ensure_future(heartbeat(host, shards))
+        install_graceful_stop()
         await super().handle()
+
+
+# --- a graceful stop: SIGTERM (a deploy) -----------------------------------------------------
+STOP_SECONDS = 4.0  # the most a graceful stop takes before the process goes anyway
+_stopping = False
+
+
+def stopping() -> bool:
+    """Whether this process is stopping: it takes no new socket (lobby/ws.py)."""
+    return _stopping
+
+
+def install_graceful_stop() -> None:
+    """On SIGTERM, stop gracefully (``graceful_stop``). Called on the server's event loop,
+    in the main thread, once the server runs (Daphne: after Twisted has set its own
+    handler, which this one replaces)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+
+    def on_term(signum, frame) -> None:
+        loop.call_soon_threadsafe(lambda: _keep(loop.create_task(graceful_stop())))
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+_stops: set[asyncio.Task] = set()
+
+
+def _keep(task: asyncio.Task) -> None:
+    _stops.add(task)
+    task.add_done_callback(_stops.discard)
+
+
+async def graceful_stop() -> None:
+    """Take no new socket, stop every table here where it stands, tell its pages that the
+    server restarts and their game goes on, write every game's pending inputs, let the
+    shards' leases go (the next process takes them at once), then exit: within
+    ``STOP_SECONDS`` whatever happens. The process ends there: what it held (sockets,
+    the database's threads) goes with it, the pages try again and find the next one."""
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
+    asyncio.get_running_loop().call_later(STOP_SECONDS + 0.5, _exit_now)  # whatever happens
+    host = GameHostConsumer.host
+    try:
+        if host is not None:
+            await asyncio.wait_for(host.stop(), timeout=STOP_SECONDS)
+    except Exception:
+        log.exception("game host: the graceful stop failed; stopping anyway")
+    _exit_now()
+
+
+def _exit_now() -> None:
+    logging.shutdown()
+    os._exit(0)

@@ -146,6 +146,13 @@ class Hub:
                 except Exception:
                     log.exception("telling table %s's host who watches it failed", table_id)
 
+    async def rewatch(self, table_id: int) -> None:
+        """Tell the table's host again which sockets of this process watch it (a host that
+        started again knows none), at once rather than at the next ``WATCH_SECONDS``."""
+        channels = self.away.get(table_id)
+        if channels:
+            await self.send(watch_message(table_id, channels))
+
     async def send(self, message: messages.HostMessage) -> None:
         """To the host of the message's table. An intent, the hot path, is handed over
         if the table is hosted here (it only queues on its table, or is refused if it

@@ -235,6 +235,10 @@ class LiveGameBase:
         """The engine's clock at the host's ``now`` (seconds): the same, for most games."""
         return now
 
+    def host_time(self, t: float) -> float:
+        """The host's time (seconds) at the engine's ``t``: the same, for most games."""
+        return t
+
     def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]:
         """Let a bot press its next key, through the same engine call as a person's; the
         delay to its next call is in the host's seconds."""

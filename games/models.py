@@ -144,12 +144,35 @@ class GameLog(models.Model):
         return f"Log of {self.game}"
 
 
+class JournalBatch(models.Model):
+    """A running game's inputs as its host wrote them down, a batch at a time
+    (games/journal.py): what a host that starts again rebuilds the game from. ``data``
+    is the batch's entries packed as a finished game's log is (``InputLog.pack``), with
+    the engine's clock when the batch was written; the batches go once the game ends."""
+
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="journal")
+    seq = models.PositiveIntegerField(_("batch number"))
+    data = models.BinaryField(_("packed inputs"))
+    written_at = models.DateTimeField(_("written at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("journal batch")
+        verbose_name_plural = _("journal batches")
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one_journal_batch_per_number")]
+
+    def __str__(self) -> str:
+        return f"batch {self.seq} of {self.game}"
+
+
 class HostHeartbeat(models.Model):
-    """The last sign of life of the worker that hosts a shard of the tables."""
+    """The last sign of life of the process that hosts a shard of the tables, and its
+    lease on the shard: only ``holder`` hosts the shard's tables while it beats
+    (games/lease.py)."""
 
     shard = models.PositiveIntegerField(_("shard"), primary_key=True)
     beat_at = models.DateTimeField(_("last beat at"))
     pid = models.PositiveIntegerField(_("process id"), default=0)
+    holder = models.CharField(_("held by"), max_length=100, blank=True)
 
 
     class Meta:

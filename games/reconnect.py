@@ -29,12 +29,20 @@ class Away:
     back_by: float
 
 
-def render(away: Sequence[Away], now: float) -> str:
-    """The region as it stands at ``now``, as a live update (empty when nobody is away)."""
+def render(away: Sequence[Away], now: float, *, resume_at: float | None = None, restarting: bool = False) -> str:
+    """The region as it stands at ``now``, as a live update (empty when nobody is away).
+    The server's own news goes first: ``resume_at``, the host's time at which a game
+    rebuilt after a restart goes on (games/resume.py); ``restarting``, the server
+    stopping for a restart (its games go on after it)."""
     entries = []
     for one in away:
         left = max(0.0, one.back_by - now)
         entries.append(
             {"seat": one.seat, "name": one.name, "ms": round(left * 1000), "seconds": math.ceil(left)}
         )
-    return render_to_string(TEMPLATE, {"away": entries, "oob": True})
+    resuming = None
+    if resume_at is not None and now < resume_at:
+        left = resume_at - now
+        resuming = {"ms": round(left * 1000), "seconds": math.ceil(left)}
+    context = {"away": entries, "resuming": resuming, "restarting": restarting, "oob": True}
+    return render_to_string(TEMPLATE, context)

@@ -122,6 +122,25 @@ def rebuilt(record: Recorded) -> LiveGame:
     return live
 
 
+def play_entry(live: Any, t: float, seat: int, text: str, *, turn_based: bool) -> list[Any]:
+    """One log entry played again on a live adapter: a turn-based game's through the
+    adapter, as ``RunsOnAClock.replay_entry`` does on the engine (games/core/protocol.py),
+    its events rendered (the adapter keeps what it showed: its log, the plays on show);
+    a real-time game's on its engine alone. Its events (none for a real-time game's)."""
+    if not turn_based:
+        live.game.replay_entry(t, seat, text)
+        return []
+    timeout = live.game.TIMEOUT
+    if text == FORFEIT:
+        events = live.forfeit(seat, t)
+    elif text == timeout or text.startswith(timeout + ":"):
+        events = live.advance(t)
+    else:
+        events = live.apply(seat, text, t)
+    live.render_events(events)
+    return events
+
+
 def engine_entries(rules: Rules, log: InputLog) -> Iterable[Entry]:
     """The log's entries with their times as the rules' engine counts them."""
     if not rules.whole:
@@ -334,20 +353,7 @@ class Replay:
         return live
 
     def _play(self, live: Any, t: float, seat: int, text: str) -> list[Any]:
-        """One log entry played again: a turn-based game's through its adapter, as
-        ``RunsOnAClock.replay_entry`` does on the engine (games/core/protocol.py); its
-        events (none for TetriWar's, whose moments come from probes)."""
-        if not self.turn_based:
-            live.game.replay_entry(t, seat, text)
-            return []
-        if text == FORFEIT:
-            events = live.forfeit(seat, t)
-        elif self._is_timeout(live, text):
-            events = live.advance(t)
-        else:
-            events = live.apply(seat, text, t)
-        live.render_events(events)  # the adapter keeps what it showed: its log, the plays on show
-        return events
+        return play_entry(live, t, seat, text, turn_based=self.turn_based)
 
     def _probe(self, live: Any) -> Any:
         if self.turn_based:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
+import socket
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -28,7 +29,7 @@ from games.core.log import InputLog, Rows
 from games.core.outcome import Outcome, Termination
 from games.core.ranking import LEAVE_PENALTY, place_points, shared_ip, split_pot
 from games.live import FinishedGame, live_game_class
-from games.models import Game, GameLog, HostHeartbeat, Participation
+from games.models import Game, GameLog, HostHeartbeat, JournalBatch, Participation
 from games.ratings import ratings_update
 from games.selectors import chips_in_pots
 from games.shards import host_channel, shard_count, shard_of
@@ -36,6 +37,7 @@ from lobby import broadcast
 from lobby.models import Seat, Table
 
 Reason = ChipTransaction.Reason
+HOST_NAME = socket.gethostname()[:40]
 # Reasons are stored in English, marked here, and translated where shown (games/results.html).
 SAME_IP_REASON = gettext_noop("Two players share an IP address: this game is not scored and stakes were returned.")
 
@@ -240,6 +242,7 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
     GameLog.objects.filter(game=game).update(
         entries=list(finished.log), summary={**outcome.to_dict(), "end": finished.end}, data=packed_log(finished)
     )
+    JournalBatch.objects.filter(game=game).delete()  # the whole log is the record now
     game.status = Game.Status.FINISHED
     game.termination = outcome.termination.value
     game.ended_at = timezone.now()
@@ -265,6 +268,7 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
     if game.stake:
         broadcast.chips_changed(p.user_id for p in parts)
     Participation.objects.bulk_update(parts, ["points", "chips_delta"])
+    JournalBatch.objects.filter(game=game).delete()
     game.status = Game.Status.ABORTED
     game.termination = Termination.ABORT.value
     game.abort_reason = reason[:200]
@@ -284,12 +288,100 @@ def _announce_abort(kind: str, table_id: int, game_id: int, reason: str) -> None
     )
 
 
-def host_heartbeat(*, shards: list[int]) -> None:
+# --- running games' inputs, written as they come (games/journal.py) ------------------------
+def journal_write(*, batches: list[tuple[int, int, bytes]]) -> None:
+    """Batches of running games' inputs, ``(game id, batch number, packed entries)``,
+    in one transaction. A batch of a game that ended meanwhile is not kept."""
+    running = set(
+        Game.objects.filter(pk__in={game_id for game_id, _, _ in batches}, status=Game.Status.RUNNING)
+        .values_list("pk", flat=True)
+    )
+    with transaction.atomic():
+        JournalBatch.objects.bulk_create(
+            [JournalBatch(game_id=game_id, seq=seq, data=data) for game_id, seq, data in batches if game_id in running]
+        )
 
 
+def journal_of(game_id: int) -> list[bytes]:
+    """A running game's stored batches, in order (games/journal.py ``stored``)."""
+    return [
+        bytes(data)
+        for data in JournalBatch.objects.filter(game_id=game_id).order_by("seq").values_list("data", flat=True)
+    ]
+
+
+def games_to_resume(*, shards: list[int] | None, started_before) -> list[int]:
+    """The running games of these shards (None: all) that began before ``started_before``
+    (this process's start): an earlier process hosted them."""
+    return _running_games_of(shards, started_before)
+
+
+def _gone(holder: str) -> bool:
+    """Whether the process that held a lease is known to be gone: it ran on this machine
+    (``host:pid:token``, games/host.py ``host_id``) and no process has its pid now."""
+    host, _, rest = holder.partition(":")
+    pid = rest.partition(":")[0]
+    if host != HOST_NAME or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # there is such a process (another user's, say)
+        return False
+    return False
+
+
+def lease_take(*, shards: list[int], holder: str, stale_after: float) -> list[int]:
+    """The shards whose lease ``holder`` now holds, of those it asks for: one it held
+    already, a free one, one whose holder stopped beating ``stale_after`` seconds ago, or
+    whose holder is gone from this machine (a process restarted in its place). Each
+    shard's row is locked, so of two processes racing for one, one wins."""
     now = timezone.now()
+    taken = []
     for shard in shards:
-        HostHeartbeat.objects.update_or_create(shard=shard, defaults={"beat_at": now, "pid": os.getpid()})
+        with transaction.atomic():
+            row = HostHeartbeat.objects.select_for_update().filter(shard=shard).first()
+            if row is None:
+                try:
+                    with transaction.atomic():
+                        HostHeartbeat.objects.create(shard=shard, beat_at=now, pid=os.getpid(), holder=holder)
+                except IntegrityError:
+                    continue  # another process made it first: it holds the shard
+                taken.append(shard)
+                continue
+            free = (
+                row.holder in ("", holder)
+                or row.beat_at < now - dt.timedelta(seconds=stale_after)
+                or _gone(row.holder)
+            )
+            if free:
+                row.holder, row.beat_at, row.pid = holder, now, os.getpid()
+                row.save(update_fields=["holder", "beat_at", "pid"])
+                taken.append(shard)
+    return taken
+
+
+def lease_release(*, shards: list[int], holder: str) -> None:
+    """A host that stops lets its shards go at once (the next process need not wait)."""
+    HostHeartbeat.objects.filter(shard__in=shards, holder=holder).update(holder="")
+
+
+def host_heartbeat(*, shards: list[int], holder: str) -> list[int]:
+    """A host's beat on its shards: each lease it holds renewed. Returns the shards it
+    no longer holds (another process took them, ``lease_take``), whose tables it must
+    let go."""
+    now = timezone.now()
+    lost = []
+    for shard in shards:
+        if HostHeartbeat.objects.filter(shard=shard, holder=holder).update(beat_at=now, pid=os.getpid()):
+            continue
+        _, made = HostHeartbeat.objects.get_or_create(
+            shard=shard, defaults={"beat_at": now, "pid": os.getpid(), "holder": holder}
+        )
+        if not made:
+            lost.append(shard)
+    return lost
 
 
 def _running_games_of(shards: list[int] | None, started_before):

@@ -292,6 +292,14 @@ class TableConsumer(ChatConsumer):
     async def game_fragment(self, event: dict[str, Any]) -> None:
         await self.relay(event["html"])
 
+    async def game_resumed(self, event: dict[str, Any]) -> None:
+        """The table's game was rebuilt by a host that started again (games/resume.py),
+        while this socket stayed open on another process: its host is told again who
+        watches it from here, and this page asks for the game as it now stands."""
+        await self.hub.rewatch(self.table_id)
+        if self.running:
+            await self.to_host(messages.Sync)
+
     async def table_fragment(self, event: dict[str, Any]) -> None:
         await self.relay(event["html"])
 

@@ -34,6 +34,7 @@ from config.metrics import FRAMES_REFUSED
 from config.transport import prepared_sender, prepared_text
 from games import wire
 from games.core.errors import Refusal
+from games.host import stopping as host_stopping
 from games.messages import refuse_message
 from games.wire import error_fragment
 from lobby.broadcast import chips_fragment, identity_key, user_group
@@ -41,6 +42,7 @@ from lobby.broadcast import chips_fragment, identity_key, user_group
 # Close codes in the application range (4000–4999).
 CLOSE_BANNED = 4003
 CLOSE_NOT_FOUND = 4404
+CLOSE_SERVICE_RESTART = 1012  # RFC 6455's "service restart": htmx's socket tries again
 
 
 class ClientError(Refusal):
@@ -181,6 +183,10 @@ class SiteConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        if host_stopping():
+            # The server restarts (SIGTERM): the page tries again, and finds the next one.
+            await self.close(code=CLOSE_SERVICE_RESTART)
+            return
         self.language = language_of_scope(self.scope)
         if await _session_user_is_banned(self.scope.get("session")):
             await self.accept()

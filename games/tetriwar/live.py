@@ -130,6 +130,8 @@ class TetriWarLive(LiveGameBase):
             return t
         return self.start + t / 1000
 
+    host_time = seconds
+
     def behind(self) -> dict[int, int]:
         """How far each seated person's board waits behind the game's clock for keys
         played on a page ahead of it (games/tetriwar/lag.py); bots' boards do not wait."""

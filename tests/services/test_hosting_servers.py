@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 
 from tests.services.test_scale_out import (
     SHORT_GAME_LOG,
     assert_saved_once,
-    chips,
     connect,
+    forfeit_and_see_the_results,
     play_a_short_game,
     post,
     receive_until,
     running_cluster,
+    written,
 )
 
 pytestmark = pytest.mark.services
@@ -30,7 +32,7 @@ pytestmark = pytest.mark.services
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    with running_cluster(tmp_path_factory.mktemp("hosting"), GAME_HOST_SHARDS="2") as cluster:
+    with running_cluster(tmp_path_factory.mktemp("hosting"), GAME_HOST_SHARDS="2", GAME_HOST_ORPHAN_SECONDS="60") as cluster:
         cluster.daphne("s0", HOSTED_SHARDS="0")
         cluster.daphne("s1", HOSTED_SHARDS="1")
         for name in ("s0", "s1"):
@@ -93,25 +95,41 @@ def test_each_server_sends_the_table_in_each_readers_language(cluster):
     asyncio.run(play())
 
 
-def test_a_killed_hosting_server_has_its_games_aborted_by_the_other(cluster):
-    setup = cluster.setup_table("hosted_killed")
-    home, away = servers_of(setup["table"])
+def test_a_killed_hosting_server_resumes_its_games_when_it_comes_back_and_the_others_never_pause(cluster):
+    """SIGKILL of the server hosting one table, then that server again: the table's
+    game goes on from what was written (its player on the other server told, counted
+    down, playing on), while the other server's table never stops answering."""
+    killed = cluster.setup_table("hosted_killed")
+    home, away = servers_of(killed["table"])
+    other = cluster.setup_table("hosted_alive")
+    while servers_of(other["table"])[0] != away:  # a table the surviving server hosts
+        other = cluster.setup_table(f"hosted_alive_{other['table']}")
 
     async def play():
-        a = await connect(cluster, home, setup["table"], setup["cookies"][0])
-        b = await connect(cluster, away, setup["table"], setup["cookies"][1])
-        await start_game(cluster, setup, home, [a, b])
-        assert chips(cluster, setup["users"][:2]) == [900, 900]
+        a = await connect(cluster, away, killed["table"], killed["cookies"][0])
+        b = await connect(cluster, away, killed["table"], killed["cookies"][1])
+        await start_game(cluster, killed, away, [a, b])
+        c = await connect(cluster, away, other["table"], other["cookies"][0])
+        d = await connect(cluster, away, other["table"], other["cookies"][1])
+        await start_game(cluster, other, away, [c, d])
+        await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+        for ws in (a, b):
+            await receive_until(ws, r"a1:1\b")
+        await written(cluster, killed["table"], 1)
         cluster.kill(home)
-        message = await receive_until(b, "Game aborted", timeout=20)
-        assert "stakes returned" in message
-        await b.close()
-
-    try:
-        asyncio.run(play())
-    finally:
+        # While the killed table's host is away, the other table plays on at once.
+        started = time.monotonic()
+        for seq in range(1, 4):
+            await c.send(json.dumps({"intent": "left", "seq": seq}))
+            await receive_until(c, rf"a1:{seq}\b", timeout=2)
+        assert time.monotonic() - started < 2
         cluster.daphne(home, HOSTED_SHARDS=home[1])
-    assert chips(cluster, setup["users"][:2]) == [1000, 1000]
-    assert cluster.query("select status from games_game where table_id = %s", setup["table"]) == [
-        ("aborted",)
-    ]
+        await receive_until(b, "The server restarted", timeout=30)
+        await receive_until(b, "data-remaining-ms", timeout=15)
+        await b.send(json.dumps({"intent": "left", "seq": 1}))
+        await receive_until(b, r"a2:1\b")
+        await forfeit_and_see_the_results(a, (a, b))
+        await forfeit_and_see_the_results(c, (c, d))
+
+    asyncio.run(play())
+    assert_saved_once(cluster, killed, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])

@@ -175,7 +175,7 @@ def running_cluster(tmp: Path, **settings: str):
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    with running_cluster(tmp_path_factory.mktemp("cluster")) as cluster:
+    with running_cluster(tmp_path_factory.mktemp("cluster"), GAME_HOST_ORPHAN_SECONDS="5") as cluster:
         cluster.worker()
         cluster.daphne("d1")
         cluster.daphne("d2")
@@ -295,7 +295,9 @@ def test_players_on_two_servers_play_one_table_and_the_game_is_saved_once(cluste
     assert_saved_once(cluster, setup, [[1, "hard_drop"], [1, "forfeit"]])
 
 
-def test_a_killed_worker_aborts_its_games_and_returns_the_stakes(cluster):
+def test_a_killed_worker_that_does_not_come_back_has_its_games_aborted_and_the_stakes_returned(cluster):
+    """Nobody hosts the shard for GAME_HOST_ORPHAN_SECONDS (5 s here): a server's watchdog
+    aborts its games, stakes back, and tells their pages."""
     setup = cluster.setup_table("killed")
 
     async def play():
@@ -305,7 +307,7 @@ def test_a_killed_worker_aborts_its_games_and_returns_the_stakes(cluster):
         assert chips(cluster, setup["users"][:2]) == [900, 900]
         cluster.kill("worker")
         for ws in (a, b):
-            message = await receive_until(ws, "Game aborted", timeout=20)
+            message = await receive_until(ws, "Game aborted", timeout=30)
             assert "stakes returned" in message
         for ws in (a, b):
             await ws.close()
@@ -320,25 +322,55 @@ def test_a_killed_worker_aborts_its_games_and_returns_the_stakes(cluster):
     ]
 
 
-def test_a_restarted_worker_reconciles_the_games_left_running(cluster):
+def journal_entries(cluster, table: int) -> int:
+    """How many inputs of the table's running game are written down (games/journal.py)."""
+    from games.core.log import InputLog
+
+    rows = cluster.query(
+        "select b.data from games_journalbatch b join games_game g on g.id = b.game_id "
+        "where g.table_id = %s order by b.seq", table,
+    )
+    return sum(len(InputLog.unpack(bytes(data))[0]) for (data,) in rows)
+
+
+async def written(cluster, table: int, entries: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while journal_entries(cluster, table) < entries:
+        assert time.monotonic() < deadline, f"table {table}: {entries} inputs never written"
+        await asyncio.sleep(0.05)
+
+
+def test_a_restarted_worker_resumes_the_games_left_running(cluster):
+    """SIGKILL, then the worker again: it takes its shard's lease at once (its holder is
+    gone from this machine), rebuilds the game from what was written, and the pages that
+    stayed open on the servers are told, counted down, and play on. Nothing is lost but
+    what was not yet written; the game ends once, its pot paid once."""
     setup = cluster.setup_table("restarted")
 
     async def play():
         a = await connect(cluster, "d1", setup["table"], setup["cookies"][0])
-        await start_game(cluster, setup, [a])
-        # The worker comes back before any watchdog could notice it was gone: the
-        # servers' watchdogs stand still until the new worker beats (however long its
-        # start takes on a loaded machine), so it is the worker that finds the game.
+        b = await connect(cluster, "d2", setup["table"], setup["cookies"][1])
+        await start_game(cluster, setup, [a, b])
+        await a.send(json.dumps({"intent": "hard_drop", "seq": 1}))
+        for ws in (a, b):
+            await receive_until(ws, r"a1:1\b")
+        await written(cluster, setup["table"], 1)
+        # The servers' watchdogs stand still meanwhile (however long the worker's start
+        # takes on a loaded machine): it is the worker that finds the game.
         with cluster.frozen("d1", "d2"):
             cluster.kill("worker")
             cluster.worker()
-        assert "restarted" in await receive_until(a, "Game aborted", timeout=20)
-        await a.close()
+        for ws in (a, b):
+            page = await receive_until(ws, "The server restarted", timeout=20)
+        await receive_until(b, "data-remaining-ms", timeout=15)  # the countdown is over
+        await b.send(json.dumps({"intent": "left", "seq": 1}))
+        for ws in (a, b):
+            await receive_until(ws, r"a2:1\b")
+        await forfeit_and_see_the_results(a, (a, b))
+        return page
 
     asyncio.run(play())
-    assert chips(cluster, setup["users"][:2]) == [1000, 1000]
-    reason = cluster.query("select abort_reason from games_game where table_id = %s", setup["table"])[0][0]
-    assert "restarted" in reason
+    assert_saved_once(cluster, setup, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])
 
 
 def test_a_killed_server_drops_only_its_sockets_and_players_continue_through_the_other(cluster):
