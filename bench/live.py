@@ -3,7 +3,12 @@
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
                          [--proxy none|nginx] [--languages L] [--no-floor] [--server-cpus CPUS]
-                         [--client-cpus CPUS] [--client ai|scripted]
+                         [--client-cpus CPUS] [--client ai|scripted] [--journal on|off]
+
+``--journal off`` runs the servers without writing their games' inputs down as they come
+(``GAME_JOURNAL=false``: a restart then aborts every game, games/journal.py), for what the
+journal costs: ``journal_writes_per_table_minute`` counts the batches written over the
+play window (one row each; a flush of every table's batches is one transaction).
 
 Embedded (the default): starts one Daphne process (SQLite in a temporary file, the
 in-memory channel layer, the table host inside Daphne). ``--scale-out``: creates a
@@ -438,6 +443,19 @@ def key_frames(key: dict, seq: int) -> tuple[str, str | None]:
     return json.dumps(frame), None
 
 
+def journal_batches() -> int:
+    """Batches of running games' inputs written so far (games/journal.py): one database
+    write each, all of a flush in one transaction."""
+    from django.db import connection
+
+    from games.models import JournalBatch
+
+    try:
+        return JournalBatch.objects.count()
+    finally:
+        connection.close()  # a thread of the bench's own: no connection left open
+
+
 def prepare(tables: int, env: dict[str, str], languages: tuple[str, ...] = ()) -> list[dict]:
     """Users, sessions and ready tables, written before the servers start."""
     django_setup(env)
@@ -525,6 +543,7 @@ class Stats:
         self.cpu_by_process: list[float] = []
         self.proxy_cpu_s = 0.0  # nginx's, with --proxy nginx
         self.client_cpu_s = 0.0
+        self.journal_batches = 0  # batches of inputs written by the server over the window
         self.rss_end_mb = 0.0
         self.machine: machine.Reading | None = None  # every process's CPU over the play window
         self.tables_running_at_window = 0
@@ -979,6 +998,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     sampler = sampler or machine.Machine()
     machine_start = sampler.start()
     each0, client0 = [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
+    batches0 = await asyncio.to_thread(journal_batches)
     proxy0 = cpu_seconds(proxy_pids or [])
     window.open(seconds)
     t0 = window.start
@@ -988,6 +1008,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
         await asyncio.sleep(min(RSS_EVERY, max(0.0, window.until - time.perf_counter())))
     stats.window_s = time.perf_counter() - t0
     stats.window_start = t0
+    stats.journal_batches = await asyncio.to_thread(journal_batches) - batches0
     stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
     stats.cpu_s = sum(stats.cpu_by_process)
     stats.proxy_cpu_s = cpu_seconds(proxy_pids or []) - proxy0
@@ -1087,6 +1108,8 @@ def main() -> None:
                         help="do not run bench/floor.py (same tables, rate and seconds) after the live run")
     parser.add_argument("--languages", default="en",
                         help="the sockets' languages, spread over them in turn (e.g. en,de,zh-hans)")
+    parser.add_argument("--journal", choices=("on", "off"), default="on",
+                        help="whether the server writes its games' inputs down as they come (GAME_JOURNAL)")
     parser.add_argument("--client", choices=("ai", "scripted"), default="ai",
                         help="ai: bots that mirror their boards and plan with the AI; scripted: the same "
                              "schedule and frames, reading only the acknowledgements (many tables)")
@@ -1129,7 +1152,7 @@ def main() -> None:
                 scratch.create(migrated=True)
                 flush_redis(redis_url)
             env = server_env(servers.tmp, database_url=scratch.url if scratch else "", redis_url=redis_url,
-                             shards=shards)
+                             shards=shards, GAME_JOURNAL="true" if args.journal == "on" else "false")
             if args.proxy == "nginx":
                 # nginx, whose X-Forwarded-For names each table's address
                 env["TRUSTED_PROXIES"] = "127.0.0.1"
@@ -1232,6 +1255,9 @@ def main() -> None:
     report.cpu_split_figures(cpus)
     if args.scale_out:
         figure("services_pinned", "no (the machine's PostgreSQL and Redis: not started by the bench)")
+    figure("journal", args.journal)
+    if stats.window_s > 0 and args.tables:
+        figure("journal_writes_per_table_minute", stats.journal_batches / (args.tables * stats.window_s / 60), ".1f")
     figure("server_cpu_s", stats.cpu_s, ".2f")
     figure("server_cpu_s_by_process", " ".join(
         f"{name}={cpu:.2f}" for name, cpu in zip(servers.names, stats.cpu_by_process, strict=False)))

@@ -349,6 +349,10 @@ except ValueError:
 if any(not 0 <= n < GAME_HOST_SHARDS for n in HOSTED_SHARDS):
     raise EnvError(f"HOSTED_SHARDS must name shards from 0 to {GAME_HOST_SHARDS - 1} (GAME_HOST_SHARDS)")
 
+# Each table host writes its games' new inputs down every 250 ms (games/journal.py), so
+# that a restart resumes them; off, a restart aborts every running game (stakes back),
+# as before issue 50 (bench/live.py --journal off measures what writing them costs).
+GAME_JOURNAL = env_bool("GAME_JOURNAL", True)
 # Scale-out: a shard that no process has hosted for this long (its host died and did not
 # come back) has its running games aborted, stakes back; a host that comes back sooner
 # resumes them (games/resume.py).

@@ -244,7 +244,8 @@ class LiveTable:
             self.started = True
             if not self.resumed:  # a resumed game was begun as it was rebuilt
                 self.live.begin(self.start_at)
-                self.host.journal.track(self.game_id, self.live)
+                if settings.GAME_JOURNAL:
+                    self.host.journal.track(self.game_id, self.live)
             await self.publish_rendered(lambda: self.full(now))
             for seat in sorted(self.leave_at_start):  # asked during the countdown
                 try:
@@ -597,6 +598,9 @@ class GameHost:
             await layer.group_send(table_group(table_id), {"type": "game.resumed"})
 
     async def resume_game(self, game_id: int) -> None:
+        if not settings.GAME_JOURNAL:  # nothing was written down: nothing to go on from
+            await database_sync_to_async(services.game_abort)(game_id=game_id, reason=RESTART_REASON, announce=True)
+            return
         try:
             rebuilt = await database_sync_to_async(resumed)(game_id, start_at=COUNTDOWN_SECONDS)
         except Exception as err:
@@ -818,8 +822,8 @@ async def _listen(layer, host: GameHost, channel: str, listening: asyncio.Event)
 
 
 LOST_REASON = gettext_noop("The game server stopped; the game was aborted and stakes returned.")
-# What games aborted by a restart were told before restarts resumed them (issue 50): kept
-# to show those records' reason in every language.
+# A game left running by a process that wrote no journal (GAME_JOURNAL off), aborted by
+# the next: what every restart did before issue 50.
 RESTART_REASON = gettext_noop("The game server restarted; the game was aborted and stakes returned.")
 
 
