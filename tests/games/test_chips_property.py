@@ -12,7 +12,12 @@ from hypothesis import strategies as st
 from accounts import services as accounts
 from accounts.models import ChipTransaction, User
 from games import services as games
-from games.models import Game
+from games.core.log import InputLog
+from games.core.protocol import IllegalIntent
+from games.host import COUNTDOWN_SECONDS
+from games.live import live_game_for
+from games.models import Game, JournalBatch
+from games.resume import NOT_RESUMABLE, CannotResume, resumed
 from lobby import services as lobby
 from lobby.services import TableError
 from tests.games.test_money import OPTIONS, outcome
@@ -27,7 +32,9 @@ game = st.tuples(
     st.lists(st.integers(0, 3), min_size=2, max_size=4, unique=True),  # who sits
     st.sampled_from([0, 1, 7, 50, 333, 900]),  # stake
     st.randoms(use_true_random=False),  # places, forfeits, IPs
-    st.sampled_from(["finish", "finish", "abort"]),
+    # ended by its host; aborted; or its host killed, then resumed by the next process from
+    # what it wrote (and finished, twice over: once counts), or not (what it wrote is damaged)
+    st.sampled_from(["finish", "finish", "abort", "restart", "restart_damaged"]),
 )
 operations = st.lists(st.one_of(refill, adjust, game), max_size=10)
 
@@ -65,12 +72,47 @@ def play(users, admin, op) -> None:
         if end == "abort":
             games.game_abort(game_id=game_id, reason="property test")
             return
+        if end.startswith("restart"):
+            restart(game_id, rng, damaged=end == "restart_damaged")
+            return
         places = {seat: rng.randint(1, len(players)) for seat in range(1, len(players) + 1)}
         # Places as the engine gives them: ties share the better place.
         ordered = sorted(places.values())
         places = {seat: ordered.index(place) + 1 for seat, place in places.items()}
         forfeits = {seat for seat in places if rng.random() < 0.2}
         games.game_finish(game_id=game_id, finished=outcome(places, forfeits=forfeits))
+
+
+def restart(game_id: int, rng, *, damaged: bool) -> None:
+    """The game's host plays a few keys and writes them down (games/journal.py), then dies;
+    the next process rebuilds the game from them (games/resume.py) and its players leave
+    one by one until one is left: the game is finished by the new host, and again by a
+    second one (a stale host: nothing changes). A game whose written inputs are damaged
+    cannot be rebuilt: aborted, and aborted again (nothing changes)."""
+    live = live_game_for(games.setup_of(Game.objects.get(pk=game_id)))
+    live.begin(COUNTDOWN_SECONDS)
+    for k in range(rng.randint(0, 6)):
+        try:
+            live.apply(rng.choice(live.seats), rng.choice(["hard_drop", "left", "rotate_cw"]), COUNTDOWN_SECONDS + k / 10)
+        except IllegalIntent:
+            pass
+    data = InputLog(live.game.log).pack(live.game.start, live.game.now)
+    games.journal_write(batches=[(game_id, 0, data[:-3] if damaged else data)])
+    try:
+        rebuilt = resumed(game_id, start_at=COUNTDOWN_SECONDS)
+    except CannotResume:
+        assert damaged
+        assert games.game_abort(game_id=game_id, reason=NOT_RESUMABLE) is not None
+        assert games.game_abort(game_id=game_id, reason=NOT_RESUMABLE) is None
+        return
+    assert not damaged and rebuilt.live.game.log == live.game.log
+    leaving = list(rebuilt.live.seats)
+    rng.shuffle(leaving)
+    for seat in leaving[:-1]:
+        rebuilt.live.forfeit(seat, rebuilt.resume_at + 1)
+    finished = rebuilt.live.finished_game()
+    assert games.game_finish(game_id=game_id, finished=finished) is not None
+    assert games.game_finish(game_id=game_id, finished=finished) is None
 
 
 def check_ledger() -> None:
@@ -84,6 +126,8 @@ def check_ledger() -> None:
             running += row.delta
             assert row.balance_after == running, f"ledger row {row.pk} does not match the change"
         assert running == user.chips
+    # a game over keeps no journal: its record is the whole log
+    assert not JournalBatch.objects.exclude(game__status=Game.Status.RUNNING).exists()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

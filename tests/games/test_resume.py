@@ -16,7 +16,8 @@ from games.live import live_game_class, live_game_for
 from games.registry import GAMES
 from games.replays import engine_entries, play_entry
 from games.resume import CannotResume, rebuild
-from tests.contract.test_game_contract import bots_game
+from tests.contract.test_game_contract import bots_game, play_bots_game
+from tests.contract.test_game_contract import setup_for as contract_setup
 
 KINDS = sorted(GAMES)
 
@@ -144,3 +145,36 @@ def test_a_failed_write_loses_nothing_the_next_one_writes_it(kind):
     asyncio.run(go())
     assert [(game_id, seq) for game_id, seq, _ in written] == [(3, 0)]
     assert stored([written[0][2]])[0] == live.game.log
+
+
+def test_a_tetriwar_game_rebuilt_with_bombs_in_flight_lands_them_as_the_game_did():
+    """Bombs dropped before the last write and landing after it (RULES.md §1: drawn at the
+    drop, applied at the landing): the rebuilt game has them on their way, with their
+    dice, and lands them as the game that was played did."""
+    spec = GAMES["tetriwar"]
+    setup = contract_setup(spec, 2, 2)
+    setup["options"].update(minutes=2, bombs="automatic")
+    live = play_bots_game(spec, 2, 2, setup)
+    rules = type(live).rules(type(live).RULES_VERSION)
+    log = live.game.log
+    engine = rules.game.replay(live.options, live.seed, live.seats, live.game.start, ())
+    in_flight = []
+    for i, (t, seat, text) in enumerate(engine_entries(rules, log)):
+        engine.replay_entry(t, seat, text)
+        if any(p.incoming for p in engine.players.values()):
+            in_flight.append(i + 1)
+    assert in_flight, "no bomb was ever on its way: the game does not test what it should"
+    times = [t for t, _, _ in engine_entries(rules, log)]
+    checked = 0
+    for k in in_flight[:: max(1, len(in_flight) // 4)]:
+        if max(times[:k]) > min(times[k:], default=live.game.now):
+            continue
+        checked += 1
+        part = InputLog(log[:k])
+        again, _ = rebuild(live.setup, rules.version, part, max(times[:k]), start_at=live.start)
+        assert any(p.incoming for p in again.game.players.values())
+        for t, seat, text in engine_entries(rules, InputLog(log[k:])):
+            play_entry(again, t, seat, text, turn_based=False)
+        again.advance(again.host_time(live.game.now))
+        assert again.game.to_text() == live.game.to_text(), f"cut after {k} entries"
+    assert checked >= 2
