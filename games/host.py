@@ -13,10 +13,14 @@ another process, comes on the shard's channel, ``game-host-<shard>``:
 - embedded (the default): the Daphne process hosts every shard, from its start;
 - scale-out: a Daphne process hosts the shards named in ``HOSTED_SHARDS``, and
   ``manage.py runworker game-host-0 …`` may host shards in a worker process of its
-  own. A host beats a heartbeat per shard; a Daphne process that sees a shard's
-  heartbeat stop aborts that shard's running games (stakes back, players told), and
-  a host that starts aborts the games its shards left running (their state died
-  with the old process).
+  own. A host holds a lease on each of its shards, renewed by its heartbeat: one
+  process at a time hosts a shard. A Daphne process that sees a shard unhosted for
+  ``GAME_HOST_ORPHAN_SECONDS`` aborts its running games (stakes back, players told).
+
+A restart loses no game: every host writes its games' inputs down as they come
+(games/journal.py), and a host that starts, once it holds its shards, rebuilds the
+games they left running and plays them on after a countdown (games/resume.py,
+``GameHost.resume``). SIGTERM stops a process gracefully (``graceful_stop``).
 
 Consumers never hold game state: they forward intents here and relay what the host
 publishes.

@@ -5,8 +5,8 @@ socket's own end removes its row, but a process that is killed ends none of them
 So, as soon as a process starts (not when a socket of a table next connects):
 
 - embedded (one process): every row of another process is gone with it; they are
-  removed, and the table host starts, which aborts the games left running (stakes
-  back, games/host.py);
+  removed, and the table host starts, which resumes the games left running from
+  what their host wrote down (games/resume.py);
 - scale-out: each Daphne process beats (``ServerBeat``) every ``BEAT_SECONDS``; any
   process removes the rows of processes that have not beaten for ``STALE_SECONDS``,
   at its start and then at every beat, and watches the workers' heartbeats.
