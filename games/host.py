@@ -60,12 +60,13 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from config.metrics import GAMES_RESUMED, HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
+from config.threads import below_the_loop
 from games import messages, reconnect, services
 from games.core.protocol import IllegalIntent
 from games.hub import hub
 from games.journal import Journal
 from games.live import LiveGame, live_game_for
-from games.resume import NOT_RESUMABLE, CannotResume, resumed
+from games.resume import NOT_RESUMABLE, CannotResume, Stored, load, resumed
 from games.shards import HOST_CHANNEL_PREFIX, host_channel, shard_count, shard_of, shard_of_channel
 from games.verify import NO_RECORD, record_check_of
 from games.wire import error_fragment
@@ -79,6 +80,7 @@ RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfe
 HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
 HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, another process may take the shard
 QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BUSY
+WAITING_LIMIT = 100_000  # messages kept while a starting host rebuilds its games (then dropped)
 clock = time.monotonic  # the host's only time source (tests put a fake clock here)
 # When this process started: games still marked running that began earlier were hosted
 # by a process that is gone, and are resumed (``GameHost.resume``).
@@ -550,6 +552,7 @@ class GameHost:
         if not resuming:
             self.ready.set()
         self.stopping = False
+        self.waiting: list[messages.HostMessage] = []  # what came while the games were rebuilt
         self.shards: list[int] = []  # the shards whose leases this host holds (scale-out)
 
     async def stop(self) -> None:
@@ -587,42 +590,61 @@ class GameHost:
         stakes back, the ones that cannot be rebuilt (the reason logged and shown). Those
         are the games that began before ``since``: when this host took the shards' leases
         (scale-out: the one before it may have been another process), or when this process
-        started (embedded). A game begun later is this host's own: its start is on its way."""
+        started (embedded). A game begun later is this host's own: its start is on its way.
+
+        The games are read in one trip to the database, and rebuilt on a thread of their
+        own: the database's thread is busy with the pages coming back meanwhile. What
+        reaches the host before they are all rebuilt waits for them (``accept``)."""
         try:
             game_ids = await database_sync_to_async(services.games_to_resume)(
                 shards=shards, started_before=since or PROCESS_STARTED
             )
-            for game_id in game_ids:
-                await self.resume_game(game_id)
+            if game_ids and not settings.GAME_JOURNAL:  # nothing was written down: nothing to go on from
+                for game_id in game_ids:
+                    await database_sync_to_async(services.game_abort)(
+                        game_id=game_id, reason=RESTART_REASON, announce=True
+                    )
+            elif game_ids:
+                for stored in await database_sync_to_async(load)(game_ids):
+                    await self.resume_game(stored)
         finally:
             self.ready.set()
-        # Pages that stayed open on other processes (scale-out) ask for the game again.
-        layer = get_channel_layer()
-        for table_id in list(self.tables):
-            await layer.group_send(table_group(table_id), {"type": "game.resumed"})
+            waiting, self.waiting = self.waiting, []
+            for message in waiting:
+                try:
+                    await self.accept(message)
+                except ChannelFull:
+                    log.warning("game host: table %s is overloaded; an intent was dropped", message.table_id)
+        if settings.REDIS_URL:
+            # Pages that stayed open on other processes (scale-out) ask for the game again.
+            layer = get_channel_layer()
+            for table_id in list(self.tables):
+                await layer.group_send(table_group(table_id), {"type": "game.resumed"})
 
-    async def resume_game(self, game_id: int) -> None:
-        if not settings.GAME_JOURNAL:  # nothing was written down: nothing to go on from
-            await database_sync_to_async(services.game_abort)(game_id=game_id, reason=RESTART_REASON, announce=True)
-            return
+    async def resume_game(self, stored: Stored) -> None:
         try:
-            rebuilt = await database_sync_to_async(resumed)(game_id, start_at=COUNTDOWN_SECONDS)
+            rebuilt = await asyncio.get_running_loop().run_in_executor(rebuilds(), _rebuilt, stored)
         except Exception as err:
             detail = err.detail if isinstance(err, CannotResume) else f"{type(err).__name__}: {err}"
-            log.error("game %s could not be resumed after a restart: %s", game_id, detail, exc_info=not isinstance(err, CannotResume))
+            log.error(
+                "game %s could not be resumed after a restart: %s", stored.game_id, detail,
+                exc_info=not isinstance(err, CannotResume),
+            )
             GAMES_RESUMED.labels(outcome="aborted").inc()
-            await database_sync_to_async(services.game_abort)(game_id=game_id, reason=NOT_RESUMABLE, announce=True)
+            await database_sync_to_async(services.game_abort)(
+                game_id=stored.game_id, reason=NOT_RESUMABLE, announce=True
+            )
             return
         if rebuilt.table_id in self.tables:
             return
-        table = LiveTable(self, rebuilt.table_id, game_id, rebuilt.live, resume_at=rebuilt.resume_at)
+        table = LiveTable(self, rebuilt.table_id, rebuilt.game_id, rebuilt.live, resume_at=rebuilt.resume_at)
         self.tables[rebuilt.table_id] = table
-        self.journal.track(game_id, rebuilt.live, written=rebuilt.written, seq=rebuilt.batches)
+        self.journal.track(rebuilt.game_id, rebuilt.live, written=rebuilt.written, seq=rebuilt.batches)
         table.task = asyncio.create_task(table.run())
         GAMES_RESUMED.labels(outcome="resumed").inc()
         log.info(
             "game resumed table=%s game=%s kind=%s at=%.3f inputs=%d",
-            table.table_id, game_id, table.kind, rebuilt.resume_at, rebuilt.written,
+            table.table_id, rebuilt.game_id, table.kind, rebuilt.resume_at, rebuilt.written,
         )
 
     def check_replay(self, game_id: int) -> None:
@@ -643,7 +665,13 @@ class GameHost:
         """Queue a message on its table (or start one). Raises ChannelFull when the
         table has too many intents waiting."""
         if not self.ready.is_set():
-            await self.ready.wait()  # the games of before a restart are being rebuilt
+            # The games of before a restart are being rebuilt: the message waits for them
+            # here (the channel it came on is read on meanwhile, and never fills up).
+            if len(self.waiting) >= WAITING_LIMIT:
+                log.warning("game host: %d messages wait for the rebuild; one was dropped", len(self.waiting))
+                return
+            self.waiting.append(message)
+            return
         kind = type(message)
         if kind is messages.Start:
             await self.start(message.game_id)
@@ -694,6 +722,15 @@ class GameHost:
         log.info("game started table=%s game=%s kind=%s", table.table_id, game_id, table.kind)
 
 
+def _rebuilt(stored: Stored) -> Any:
+    """A game rebuilt on a thread of its own, which reads the site's language."""
+    translation.activate(settings.LANGUAGE_CODE)
+    try:
+        return resumed(stored, start_at=COUNTDOWN_SECONDS)
+    finally:
+        translation.deactivate()
+
+
 def in_language(language: str, render: Callable[[], str]) -> str:
     """What ``render`` returns in ``language``. The host's tasks read the site's
     language (``LiveTable.run``), so that one costs no switch."""
@@ -707,6 +744,17 @@ def in_language(language: str, render: Callable[[], str]) -> str:
 # delay neither the event loop nor the database calls of the tables still playing,
 # which share database_sync_to_async's one thread.
 _REPLAY_CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay-check")
+# Games rebuilt as a host starts (``GameHost.resume``): beside the database's thread, busy
+# with the pages coming back, and below the event loop, as every thread of ours is. One
+# per process: a forked process has none of its parent's threads.
+_rebuilds: dict[int, ThreadPoolExecutor] = {}
+
+
+def rebuilds() -> ThreadPoolExecutor:
+    pid = os.getpid()
+    if pid not in _rebuilds:
+        _rebuilds[pid] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rebuild", initializer=below_the_loop)
+    return _rebuilds[pid]
 
 
 def _record_check(game_id: int) -> list[str] | None:
@@ -774,10 +822,11 @@ async def _host(shards: list[int] | None) -> None:
     since = None
     if shards is not None:
         shards, since = await take_leases(host, shards)
-    await host.resume(shards, since)
+    # Heard from now on: what comes while the games are rebuilt waits in the host.
     channels = [f"{HOST_CHANNEL_PREFIX}{n}" for n in (range(shard_count()) if shards is None else shards)]
     listening = {channel: asyncio.Event() for channel in channels}
     tasks = [asyncio.create_task(_listen(layer, host, channel, listening[channel])) for channel in channels]
+    await host.resume(shards, since)
     if shards is not None:
         # Beat only once every channel is heard: the heartbeat tells the other
         # processes that these shards' messages (a start) will be received, and a

@@ -9,7 +9,8 @@ entry: anything else is a game this code does not play as it was played, and is 
 resumed. The table then counts down again from there (games/host.py): the clocks
 stood still from the last write to the resumption.
 
-    rebuilt = resumed(game_id, start_at=3.0)   # CannotResume: abort it, and say why
+    for stored in load(game_ids):                        # the database, once
+        rebuilt = resumed(stored, start_at=3.0)          # CannotResume: abort it, say why
 """
 
 from __future__ import annotations
@@ -52,24 +53,44 @@ class Rebuilt:
     resume_at: float
 
 
-def resumed(game_id: int, *, start_at: float) -> Rebuilt:
-    """Rebuild a running game from the database (its setup, rules version and stored
-    inputs); ``start_at`` is the host's time at which its table began the game."""
-    game = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).first()
-    if game is None:
-        raise CannotResume("the game is not running")
-    if game.kind not in GAMES:
-        raise CannotResume(f"a game of a kind this server does not offer: {game.kind!r}")
-    setup = services.setup_of(game)
-    for player in setup["players"]:
-        player["handling"] = None  # each seat's handling is in its log, as in a replay
-    batches = services.journal_of(game_id)
+@dataclass(frozen=True)
+class Stored:
+    """What the database holds of a running game to rebuild it: its setup, the version
+    of its rules, and its batches of inputs in order (``load``, one trip for them all)."""
+
+    game_id: int
+    table_id: int
+    kind: str
+    setup: dict[str, Any]
+    rules_version: int
+    batches: list[bytes]
+
+
+def load(game_ids: list[int]) -> list[Stored]:
+    """The running games of ``game_ids`` as stored, in one trip to the database."""
+    games = Game.objects.filter(pk__in=game_ids, status=Game.Status.RUNNING).prefetch_related(
+        "participations__user"
+    )
+    found = []
+    for game in games.order_by("pk"):
+        setup = services.setup_of(game)
+        for player in setup["players"]:
+            player["handling"] = None  # each seat's handling is in its log, as in a replay
+        found.append(Stored(game.pk, game.table_id, game.kind, setup, game.rules_version, services.journal_of(game.pk)))
+    return found
+
+
+def resumed(stored: Stored, *, start_at: float) -> Rebuilt:
+    """Rebuild a running game from what was stored of it; ``start_at`` is the host's
+    time at which its table began the game. No database: any thread may do it."""
+    if stored.kind not in GAMES:
+        raise CannotResume(f"a game of a kind this server does not offer: {stored.kind!r}")
     try:
-        log, clock = journal.stored(batches)
+        log, clock = journal.stored(stored.batches)
     except ValueError as err:
         raise CannotResume(f"its stored inputs are damaged: {err}") from None
-    live, resume_at = rebuild(setup, game.rules_version, log, clock, start_at=start_at)
-    return Rebuilt(game_id, game.table_id, live, len(log), len(batches), resume_at)
+    live, resume_at = rebuild(stored.setup, stored.rules_version, log, clock, start_at=start_at)
+    return Rebuilt(stored.game_id, stored.table_id, live, len(log), len(stored.batches), resume_at)
 
 
 def rebuild(

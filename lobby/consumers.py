@@ -295,7 +295,9 @@ class TableConsumer(ChatConsumer):
     async def game_resumed(self, event: dict[str, Any]) -> None:
         """The table's game was rebuilt by a host that started again (games/resume.py),
         while this socket stayed open on another process: its host is told again who
-        watches it from here, and this page asks for the game as it now stands."""
+        watches it from here, and this page asks for the game as it now stands (also a
+        socket of the process that took the table over from one that died). Scale-out
+        only: embedded, every page comes back to the new process and asks as it comes."""
         await self.hub.rewatch(self.table_id)
         if self.running:
             await self.to_host(messages.Sync)

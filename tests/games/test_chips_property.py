@@ -17,7 +17,7 @@ from games.core.protocol import IllegalIntent
 from games.host import COUNTDOWN_SECONDS
 from games.live import live_game_for
 from games.models import Game, JournalBatch
-from games.resume import NOT_RESUMABLE, CannotResume, resumed
+from games.resume import NOT_RESUMABLE, CannotResume, load, resumed
 from lobby import services as lobby
 from lobby.services import TableError
 from tests.games.test_money import OPTIONS, outcome
@@ -99,7 +99,8 @@ def restart(game_id: int, rng, *, damaged: bool) -> None:
     data = InputLog(live.game.log).pack(live.game.start, live.game.now)
     games.journal_write(batches=[(game_id, 0, data[:-3] if damaged else data)])
     try:
-        rebuilt = resumed(game_id, start_at=COUNTDOWN_SECONDS)
+        (stored,) = load([game_id])
+        rebuilt = resumed(stored, start_at=COUNTDOWN_SECONDS)
     except CannotResume:
         assert damaged
         assert games.game_abort(game_id=game_id, reason=NOT_RESUMABLE) is not None
