@@ -22,6 +22,7 @@ import websockets
 from bench.client import start_table
 from games.core.log import InputLog
 from games.journal import stored
+from tests.live.test_restart_killed import seen
 from tests.live.test_server_edge import free_port
 from tests.needs import port_open
 
@@ -82,16 +83,6 @@ async def connect(port: int, table: int, cookie: str):
         f"ws://127.0.0.1:{port}/ws/table/{table}/",
         additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"},
     )
-
-
-async def seen(ws, text: str, timeout: float = 15.0) -> str:
-    async def wait():
-        while True:
-            message = await ws.recv()
-            if text in message:
-                return message
-
-    return await asyncio.wait_for(wait(), timeout)
 
 
 def written(db_path: Path, table: int) -> InputLog:

@@ -62,6 +62,14 @@ async def restarted(monkeypatch) -> game_host.GameHost:
     return the_host()
 
 
+async def chips_of(*users) -> list[int]:
+    from accounts.models import User
+
+    return await database_sync_to_async(
+        lambda: sorted(User.objects.filter(pk__in=[u.pk for u in users]).values_list("chips", flat=True))
+    )()
+
+
 def stored_log(game_id: int) -> InputLog:
     return stored([bytes(d) for d in JournalBatch.objects.filter(game_id=game_id).order_by("seq").values_list("data", flat=True)])[0]
 
@@ -110,9 +118,7 @@ async def test_a_viertris_game_goes_on_after_a_restart_from_its_last_written_mov
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert game.status == Game.Status.FINISHED
     assert not await database_sync_to_async(JournalBatch.objects.filter(game_id=game_id).exists)()
-    from accounts.models import User
-
-    chips = await database_sync_to_async(lambda: sorted(User.objects.filter(pk__in=[host.pk, opponent.pk]).values_list("chips", flat=True)))()
+    chips = await chips_of(host, opponent)
     assert sum(chips) == 2000 and chips != [1000, 1000]
     for ws in (p1, p2):
         await ws.disconnect()
@@ -139,9 +145,7 @@ async def test_a_game_that_does_not_replay_is_aborted_with_its_stakes_back_and_i
     assert "could not rebuild" in await receive_until(p2, "Game aborted")
     game = await database_sync_to_async(Game.objects.get)(pk=game_id)
     assert game.status == Game.Status.ABORTED and "could not rebuild" in game.abort_reason
-    from accounts.models import User
-
-    chips = await database_sync_to_async(lambda: sorted(User.objects.filter(pk__in=[host.pk, opponent.pk]).values_list("chips", flat=True)))()
+    chips = await chips_of(host, opponent)
     assert chips == [1000, 1000]
     for ws in (p1, p2):
         await ws.disconnect()
