@@ -85,9 +85,11 @@ def database(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(database):
-    """The site with its default budgets, on that database."""
+    """The site with its default budgets, on that database, its threads beside the loop
+    in the idle class as a server alone on its CPUs runs them (the tests' servers
+    otherwise keep them in the normal class: pyproject.toml)."""
     env = {
-        **database["env"], "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "3",
+        **database["env"], "BACKGROUND_THREADS_IDLE": "true", "WS_FRAMES_PER_SECOND": "40", "WS_FRAME_BURST": "80", "WS_FLOOD_COOLOFF_SECONDS": "3",
         "HTTP_REQUESTS_PER_SECOND": "2", "HTTP_REQUEST_BURST": "10", "HTTP_COOLOFF_SECONDS": "3",
     }
     for port, pid in daphne(env, database["tmp"] / "daphne.log"):
