@@ -120,6 +120,9 @@ class Cluster:
                 proc.kill()
                 proc.wait()
 
+    def logs_tail(self, chars: int = 1500) -> str:
+        return "\n".join(f"--- {log.name}:\n{log.read_text()[-chars:]}" for log in sorted(self.logs.glob("*.log")))
+
     def url(self, name: str) -> str:
         return f"http://127.0.0.1:{self.ports[name]}"
 
@@ -196,13 +199,20 @@ async def connect(cluster: Cluster, server: str, table: int, cookie: str):
 
 
 async def receive_until(ws, pattern: str, timeout: float = 10.0) -> str:
+    seen: list[str] = []
+
     async def wait():
         while True:
             message = await ws.recv()
             if re.search(pattern, message):
                 return message
+            seen.append(message)
 
-    return await asyncio.wait_for(wait(), timeout)
+    try:
+        return await asyncio.wait_for(wait(), timeout)
+    except TimeoutError:
+        last = " | ".join(m[:160] for m in seen[-3:])
+        raise AssertionError(f"no frame matching {pattern!r} in {timeout} s ({len(seen)} others; the last: {last})") from None
 
 
 def post(cluster: Cluster, server: str, path: str, cookie: str, data: dict | None = None) -> None:
@@ -364,12 +374,15 @@ def test_a_restarted_worker_resumes_the_games_left_running(cluster):
             page = await receive_until(ws, "The server restarted", timeout=20)
         await receive_until(b, "data-remaining-ms", timeout=15)  # the countdown is over
         await b.send(json.dumps({"intent": "left", "seq": 1}))
-        for ws in (a, b):
-            await receive_until(ws, r"a2:1\b")
+        for ws in (a, b):  # (the new worker's first key: its code still cold)
+            await receive_until(ws, r"a2:1\b", timeout=20)
         await forfeit_and_see_the_results(a, (a, b))
         return page
 
-    asyncio.run(play())
+    try:
+        asyncio.run(play())
+    except AssertionError as error:  # what the processes said, beside the frame missed
+        raise AssertionError(f"{error}\n{cluster.logs_tail()}") from None
     assert_saved_once(cluster, setup, [[1, "hard_drop"], [2, "left"], [1, "forfeit"]])
 
 
