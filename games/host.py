@@ -44,11 +44,11 @@ import signal
 import socket
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from channels.consumer import AsyncConsumer
 from channels.db import database_sync_to_async
@@ -167,6 +167,18 @@ class Connection:
     seen: bool = False  # a page of the seat has played or synced in this game
 
 
+class Away(NamedTuple):
+    """What the region of the seats away shows: the time a game rebuilt after a restart
+    goes on (None: it is not counting down), and each seat away with the time by which
+    it must be back."""
+
+    resume_at: float | None
+    seats: tuple[tuple[int, float], ...]
+
+
+NOBODY_AWAY = Away(None, ())
+
+
 class LiveTable:
     """The actor of one running game."""
 
@@ -196,7 +208,7 @@ class LiveTable:
         self.task: asyncio.Task | None = None
         self.leaving: list[int] = []  # seats that left the game this step, for the table's seats
         self.leave_at_start: set[int] = set()  # seats that asked to leave during the countdown
-        self.away_shown: tuple[tuple[int, float], ...] = ()  # the seats away that the pages show
+        self.away_shown = NOBODY_AWAY  # the seats away that the pages show
 
     def now(self) -> float:
         return clock() - self.epoch
@@ -252,6 +264,8 @@ class LiveTable:
                 self.live.begin(self.start_at)
                 if settings.GAME_JOURNAL:
                     self.host.journal.track(self.game_id, self.live)
+            else:  # its bots watched the board through the countdown, as its players did
+                self.live.bots_looked(COUNTDOWN_SECONDS, now)
             await self.publish_rendered(lambda: self.full(now))
             for seat in sorted(self.leave_at_start):  # asked during the countdown
                 try:
@@ -430,26 +444,27 @@ class LiveTable:
         return events
 
     # --- seats away: who lost the connection, and the time they have left (games/reconnect.py)
-    def away(self) -> tuple[Any, ...]:
+    def away(self) -> Away:
         """Each seat whose last socket went and who may still come back, with the time
-        by which they must: nobody, once the game is over. First, while a game rebuilt
-        after a restart counts down, the time at which it goes on (``("resume", at)``)."""
+        by which they must (nobody, once the game is over); and while a game rebuilt
+        after a restart counts down, the time at which it goes on."""
         if self.done or self.live.finished:
-            return ()
-        resuming = (("resume", self.start_at),) if self.resumed and not self.started else ()
-        return resuming + tuple(
-            (seat, conn.gone_since + RECONNECT_SECONDS)
-            for seat, conn in sorted(self.connections.items())
-            if conn.gone_since is not None and not self.live.has_left(seat)
+            return NOBODY_AWAY
+        return Away(
+            self.start_at if self.resumed and not self.started else None,
+            tuple(
+                (seat, conn.gone_since + RECONNECT_SECONDS)
+                for seat, conn in sorted(self.connections.items())
+                if conn.gone_since is not None and not self.live.has_left(seat)
+            ),
         )
 
-    def render_away(self, away: tuple[Any, ...], now: float, *, restarting: bool = False) -> str:
+    def render_away(self, away: Away, now: float, *, restarting: bool = False) -> str:
         """The region of the seats away, in the active language."""
-        resume_at = next((at for seat, at in away if seat == "resume"), None)
         return reconnect.render(
-            [reconnect.Away(seat, self.live.name(seat), back_by) for seat, back_by in away if seat != "resume"],
+            [reconnect.Away(seat, self.live.name(seat), back_by) for seat, back_by in away.seats],
             now,
-            resume_at=resume_at,
+            resume_at=away.resume_at,
             restarting=restarting,
         )
 
@@ -534,7 +549,7 @@ class LiveTable:
 
     def away_gone(self) -> str:
         """The game is over: nobody is waited for any more (nothing if nobody was)."""
-        return self.render_away((), self.now()) if self.away_shown else ""
+        return self.render_away(NOBODY_AWAY, self.now()) if self.away_shown != NOBODY_AWAY else ""
 
 
 class GameHost:
@@ -553,6 +568,8 @@ class GameHost:
             self.ready.set()
         self.stopping = False
         self.waiting: list[messages.HostMessage] = []  # what came while the games were rebuilt
+        self.waiting_intents: Counter[int] = Counter()  # by table
+        self.dropped = 0  # what came while the rebuild's waiting list was full
         self.shards: list[int] = []  # the shards whose leases this host holds (scale-out)
 
     async def stop(self) -> None:
@@ -610,6 +627,9 @@ class GameHost:
         finally:
             self.ready.set()
             waiting, self.waiting = self.waiting, []
+            self.waiting_intents.clear()
+            if self.dropped:
+                log.warning("game host: %d messages came while %d waited for the rebuild: dropped", self.dropped, WAITING_LIMIT)
             for message in waiting:
                 try:
                     await self.accept(message)
@@ -667,8 +687,12 @@ class GameHost:
         if not self.ready.is_set():
             # The games of before a restart are being rebuilt: the message waits for them
             # here (the channel it came on is read on meanwhile, and never fills up).
+            if type(message) is messages.Intent:  # a table's keys wait as in its inbox
+                if self.waiting_intents[message.table_id] >= QUEUE_LIMIT:
+                    raise ChannelFull(host_channel(message.table_id))
+                self.waiting_intents[message.table_id] += 1
             if len(self.waiting) >= WAITING_LIMIT:
-                log.warning("game host: %d messages wait for the rebuild; one was dropped", len(self.waiting))
+                self.dropped += 1  # said once, when the rebuild is over
                 return
             self.waiting.append(message)
             return
@@ -682,12 +706,16 @@ class GameHost:
         table = self.tables.get(message.table_id)
         if table is None:
             if type(message) is messages.Intent and message.reply:
+                # A key pressed as the server stops: its table stood still with the key
+                # before it, written down; the page was told, and is told again.
+                refusal = (
+                    ("The server is restarting: your game will continue.", "RESTARTING")
+                    if self.stopping
+                    else ("No game is running at this table.", "NO_GAME")
+                )
                 await self.hub.reply(
                     message.reply,
-                    in_language(
-                        self.hub.language(message.reply),
-                        lambda: error_fragment("No game is running at this table.", "NO_GAME"),
-                    ),
+                    in_language(self.hub.language(message.reply), lambda: error_fragment(*refusal)),
                 )
             return
         if type(message) is messages.Intent:

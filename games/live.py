@@ -52,6 +52,7 @@ class LiveGame(Protocol):
     def forfeit(self, seat: int, now: float) -> list[Any]: ...
     def disconnected(self, seat: int, now: float) -> list[Any]: ...
     def bot_act(self, seat: int, now: float) -> tuple[list[Any], float]: ...
+    def bots_looked(self, seconds: float, now: float) -> None: ...
     def has_left(self, seat: int) -> bool: ...
     def name(self, seat: int) -> str: ...
     def next_deadline(self) -> float | None: ...
@@ -254,6 +255,15 @@ class LiveGameBase:
             except IllegalIntent:
                 pass  # a bot's mistake is never a player's problem
         return events, delay
+
+    def bots_looked(self, seconds: float, now: float) -> None:
+        """The bots have watched the board for ``seconds`` up to the host's ``now`` (a
+        resumed game's countdown): a turn-based bot acts on it without a further pause."""
+        t = self.engine_time(now)
+        for bot in self.bots.values():
+            pause = getattr(bot, "pause", None)  # the real-time bots have none
+            if pause is not None:
+                pause.looked(seconds, t)
 
     def has_left(self, seat: int) -> bool:
         raise NotImplementedError

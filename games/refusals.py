@@ -116,6 +116,7 @@ REFUSALS: dict[str, str] = {
     "WRONG_TABLE": gettext_noop("That message names another table; this socket is for this one."),
     "SPECTATOR": gettext_noop("Spectators watch; take a seat before the next game to play."),
     "NO_GAME": gettext_noop("No game is running at this table."),
+    "RESTARTING": gettext_noop("The server is restarting: your game will continue."),
     # --- tables (lobby/services.py, games/services.py) --------------------------------
     "NO_SUCH_TABLE": gettext_noop("There is no such table."),
     "NO_SUCH_GAME": gettext_noop("There is no such game."),

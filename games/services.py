@@ -291,12 +291,14 @@ def _announce_abort(kind: str, table_id: int, game_id: int, reason: str) -> None
 # --- running games' inputs, written as they come (games/journal.py) ------------------------
 def journal_write(*, batches: list[tuple[int, int, bytes]]) -> None:
     """Batches of running games' inputs, ``(game id, batch number, packed entries)``,
-    in one transaction. A batch of a game that ended meanwhile is not kept."""
-    running = set(
-        Game.objects.filter(pk__in={game_id for game_id, _, _ in batches}, status=Game.Status.RUNNING)
-        .values_list("pk", flat=True)
-    )
+    in one transaction. A batch of a game that ended meanwhile is not kept: the games'
+    rows are locked while it is written, so that no end or abort comes between."""
     with transaction.atomic():
+        running = set(
+            Game.objects.select_for_update()
+            .filter(pk__in={game_id for game_id, _, _ in batches}, status=Game.Status.RUNNING)
+            .values_list("pk", flat=True)
+        )
         JournalBatch.objects.bulk_create(
             [JournalBatch(game_id=game_id, seq=seq, data=data) for game_id, seq, data in batches if game_id in running]
         )
@@ -313,7 +315,10 @@ def journal_of(game_id: int) -> list[bytes]:
 def games_to_resume(*, shards: list[int] | None, started_before) -> list[int]:
     """The running games of these shards (None: all) that began before ``started_before``
     (this process's start): an earlier process hosted them."""
-    return _running_games_of(shards, started_before)
+    games = Game.objects.filter(status=Game.Status.RUNNING, started_at__lt=started_before).values_list(
+        "pk", "table_id"
+    )
+    return [pk for pk, table_id in games if shards is None or shard_of(table_id) in shards]
 
 
 def _gone(holder: str) -> bool:
@@ -384,20 +389,12 @@ def host_heartbeat(*, shards: list[int], holder: str) -> list[int]:
     return lost
 
 
-def _running_games_of(shards: list[int] | None, started_before):
-
-    games = Game.objects.filter(status=Game.Status.RUNNING, started_at__lt=started_before).values_list(
-        "pk", "table_id"
-    )
-    return [pk for pk, table_id in games if shards is None or shard_of(table_id) in shards]
-
-
 def games_reconcile(*, shards: list[int] | None, reason: str, started_before=None) -> list[int]:
     """A host starting up: games of its shards still marked running that began before
     it started died with the process that ran them. Abort them (stakes back) and
     tell their tables."""
     aborted = []
-    for game_id in _running_games_of(shards, started_before or timezone.now()):
+    for game_id in games_to_resume(shards=shards, started_before=started_before or timezone.now()):
         if game_abort(game_id=game_id, reason=reason, announce=True):
             aborted.append(game_id)
     return aborted
@@ -406,8 +403,6 @@ def games_reconcile(*, shards: list[int] | None, reason: str, started_before=Non
 def games_abort_stale(*, stale_after: float, reason: str) -> list[int]:
     """Abort running games whose shard's worker has not beaten for ``stale_after`` s.
     Games younger than that are spared: their worker may simply not have beaten yet."""
-
-
     cutoff = timezone.now() - dt.timedelta(seconds=stale_after)
     alive = set(HostHeartbeat.objects.filter(beat_at__gte=cutoff).values_list("shard", flat=True))
     dead = {n for n in range(shard_count()) if n not in alive}

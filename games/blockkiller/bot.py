@@ -24,6 +24,7 @@ from games.blockkiller.cards import BLOCK_KIND, GARBAGE_KIND, HOLES, clear_attac
 from games.blockkiller.engine import ATTACK, DEFEND, DRAW, PLAY, Game, Intent
 from games.blockkiller.field import GEOMETRY, Field, Piece
 from games.blockkiller.search import Placement, placements
+from games.core.pause import Pause
 
 ATTACK_AT = 2  # our choice: the planned attack worth a turn when not obliged
 TWO_BLOCKS_CHANCE = 0.75  # our choice: how often the bot takes 2 block cards when it may
@@ -158,7 +159,7 @@ def plan_attack(game: Game, seat: int) -> int:
 class BlockKillerBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
-        self._ready_at: dict[int, tuple[int, float]] = {}
+        self.pause = Pause(self.rng, C.BOT_THINK_SECONDS, C.BOT_IDLE_SECONDS)
         self._plan: tuple[tuple, tuple[tuple, int]] | None = None  # the last best_stack, by hand
 
     def _best_stack(self, game: Game, seat: int, defending: bool) -> tuple[tuple, int]:
@@ -205,18 +206,10 @@ class BlockKillerBot:
 
     def next_action(self, game: Game, seat: int, now: float) -> tuple[float, Intent | None]:
         if game.finished or game.acting != seat:
-            self._ready_at.pop(seat, None)
+            self.pause.done(seat)
             return C.BOT_IDLE_SECONDS, None
-        moves = len(game.log)
-        plan = self._ready_at.get(seat)
-        if plan is None or plan[0] != moves:
-            low, high = C.BOT_THINK_SECONDS
-            ready = now + self.rng.uniform(low, high)
-            deadline = game.next_deadline()
-            if deadline is not None:
-                ready = min(ready, max(now, deadline - C.BOT_IDLE_SECONDS))
-            plan = self._ready_at[seat] = (moves, ready)
-        if now < plan[1]:
-            return plan[1] - now, None
-        del self._ready_at[seat]
+        left = self.pause.left(seat, len(game.log), now, game.next_deadline())
+        if left > 0:
+            return left, None
+        self.pause.done(seat)
         return C.BOT_IDLE_SECONDS, self.choose(game, seat)

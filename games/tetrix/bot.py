@@ -24,6 +24,7 @@ import random
 from functools import cache
 from itertools import permutations
 
+from games.core.pause import Pause
 from games.tetrix import constants as C
 from games.tetrix.engine import Game, Intent
 from games.tetrix.sheet import FULL, STRIDE, SYMBOL_INDEX, Sheet, Spot, areas_of, shape_cells, spots
@@ -142,7 +143,7 @@ def quick(sheet: Sheet, dice: str) -> list[tuple[int, str, str, Spot]]:
 class TetrixBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
-        self._ready_at: dict[int, tuple[int, str, float]] = {}  # seat -> (round, phase, act at)
+        self.pause = Pause(self.rng, C.BOT_THINK_SECONDS, C.BOT_IDLE_SECONDS)
 
     def choose(self, game: Game, seat: int) -> Intent | None:
         """What ``seat`` does now: arrange (as the roller), write, or (solo) stop; None
@@ -190,17 +191,10 @@ class TetrixBot:
         Call it with the game advanced to ``now``. With something to do, the bot first
         thinks for 1–2.5 s (never past the clock), then acts."""
         if game.finished or seat not in game.waiting_for():
-            self._ready_at.pop(seat, None)
+            self.pause.done(seat)
             return C.BOT_IDLE_SECONDS, None
-        plan = self._ready_at.get(seat)
-        if plan is None or plan[:2] != (game.round, game.phase):
-            low, high = C.BOT_THINK_SECONDS
-            ready_at = now + self.rng.uniform(low, high)
-            deadline = game.next_deadline()
-            if deadline is not None:
-                ready_at = min(ready_at, max(now, deadline - C.BOT_IDLE_SECONDS))
-            plan = self._ready_at[seat] = (game.round, game.phase, ready_at)
-        if now < plan[2]:
-            return plan[2] - now, None
-        del self._ready_at[seat]
+        left = self.pause.left(seat, (game.round, game.phase), now, game.next_deadline())
+        if left > 0:
+            return left, None
+        self.pause.done(seat)
         return C.BOT_IDLE_SECONDS, self.choose(game, seat)

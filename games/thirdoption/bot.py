@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+from games.core.pause import Pause
 from games.thirdoption import constants as C
 from games.thirdoption.board import FULL, bit, shape
 from games.thirdoption.engine import Game, Intent
@@ -62,7 +63,7 @@ def best_placement(filled: int, cards: list[tuple[int, str]]) -> tuple[tuple, in
 class ThirdOptionBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
-        self._ready_at: dict[int, tuple[int, float]] = {}  # seat -> (round, place at)
+        self.pause = Pause(self.rng, C.BOT_THINK_SECONDS, C.BOT_IDLE_SECONDS)
 
     def choose(self, game: Game, seat: int) -> Intent | None:
         """The placement to make now for ``seat``; None if it has nothing to place."""
@@ -78,17 +79,10 @@ class ThirdOptionBot:
         Call it with the game advanced to ``now``. With a card to place, the bot first
         thinks for 1–2.5 s (never past the round clock), then places."""
         if game.finished or not game.offered(seat):
-            self._ready_at.pop(seat, None)
+            self.pause.done(seat)
             return C.BOT_IDLE_SECONDS, None
-        plan = self._ready_at.get(seat)
-        if plan is None or plan[0] != game.round:
-            low, high = C.BOT_THINK_SECONDS
-            ready_at = now + self.rng.uniform(low, high)
-            deadline = game.next_deadline()
-            if deadline is not None:
-                ready_at = min(ready_at, max(now, deadline - C.BOT_IDLE_SECONDS))
-            plan = self._ready_at[seat] = (game.round, ready_at)
-        if now < plan[1]:
-            return plan[1] - now, None
-        del self._ready_at[seat]
+        left = self.pause.left(seat, game.round, now, game.next_deadline())
+        if left > 0:
+            return left, None
+        self.pause.done(seat)
         return C.BOT_IDLE_SECONDS, self.choose(game, seat)

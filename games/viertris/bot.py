@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 
+from games.core.pause import Pause
 from games.viertris import constants as C
 from games.viertris.engine import Board, Game, Intent
 
@@ -46,7 +47,7 @@ def best_reply(board: Board, seat: int) -> int:
 class ViertrisBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
-        self._ready_at: dict[int, tuple[int, float]] = {}  # seat -> (moves played, drop at)
+        self.pause = Pause(self.rng, C.BOT_THINK_SECONDS, C.BOT_IDLE_SECONDS)
 
     def evaluate(self, game: Game, seat: int) -> dict[int, int]:
         """The value of each legal column for ``seat`` (see the module docstring)."""
@@ -77,17 +78,10 @@ class ViertrisBot:
         Call it with the game advanced to ``now``. On its turn the bot first thinks for
         0.6–1.2 s, then drops; on another's turn it looks again a little later."""
         if game.finished or seat in game.left or game.turn != seat:
-            self._ready_at.pop(seat, None)
+            self.pause.done(seat)
             return C.BOT_IDLE_SECONDS, None
-        plan = self._ready_at.get(seat)
-        if plan is None or plan[0] != game.moves:
-            low, high = C.BOT_THINK_SECONDS
-            deadline = game.next_deadline()
-            ready_at = now + self.rng.uniform(low, high)
-            if deadline is not None:
-                ready_at = min(ready_at, max(now, deadline - C.BOT_IDLE_SECONDS))
-            plan = self._ready_at[seat] = (game.moves, ready_at)
-        if now < plan[1]:
-            return plan[1] - now, None
-        del self._ready_at[seat]
+        left = self.pause.left(seat, game.moves, now, game.next_deadline())
+        if left > 0:
+            return left, None
+        self.pause.done(seat)
         return C.BOT_IDLE_SECONDS, self.choose(game, seat)

@@ -149,3 +149,100 @@ async def test_a_game_that_does_not_replay_is_aborted_with_its_stakes_back_and_i
     assert chips == [1000, 1000]
     for ws in (p1, p2):
         await ws.disconnect()
+
+
+async def test_a_resumed_bot_watched_the_countdown_and_moves_as_it_ends(fake_clock, host, monkeypatch):
+    """A bot whose turn it was when the process died does not think again after the
+    countdown: it watched the board through it, as the players did, and drops at its
+    end (a fresh turn's pause is 0.6–1.2 s of the host's clock)."""
+    from lobby import services
+    from tests.live.test_names import table_with_a_bot
+    from tests.personas import ref
+
+    table = await database_sync_to_async(table_with_a_bot)(host)
+    await database_sync_to_async(services.bot_add)(table_id=table.pk, player=ref(host), number=2, level="greedy")
+    (p1,) = await started_sockets(table, (host,), fake_clock, "to move")
+    game_id = (await database_sync_to_async(Game.objects.get)(table=table)).pk
+    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    await receive_until(p1, r"a1:1\b")
+    await the_host().journal.flush()
+    await killed(table.pk)
+    await p1.disconnect()
+
+    new = await restarted(monkeypatch)
+    live = new.tables[table.pk]
+    p1 = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
+    await receive_until(p1, "The server restarted")
+    fake_clock.t += 3.01  # the countdown's end, and not a moment more
+    await tick(table.pk)
+    await receive_until(p1, r"\(bot, greedy\): column")
+    assert [seat for _, seat, _ in live.live.game.log] == [1, 2]
+    assert len(await database_sync_to_async(stored_log)(game_id)) == 1  # the bot's drop: not yet written
+    await p1.send_json_to({"intent": "forfeit"})
+    await receive_until(p1, 'id="results-title"')
+    await p1.disconnect()
+
+
+async def test_the_journal_writes_on_time_while_the_database_thread_is_busy(fake_clock, host, opponent):
+    """The journal has a thread and a connection of its own: a batch is written while
+    the thread the pages' database work shares is held (under load it is busy for
+    seconds, and runs below the event loop)."""
+    import threading
+
+    table = await database_sync_to_async(ready_table)("viertris", OPTIONS, (host, opponent))
+    p1, p2 = await started_sockets(table, (host, opponent), fake_clock, "to move")
+    game_id = (await database_sync_to_async(Game.objects.get)(table=table)).pk
+    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    await receive_until(p1, r"a1:1\b")
+    release = threading.Event()
+    held = asyncio.ensure_future(database_sync_to_async(release.wait)())
+    try:
+        assert await asyncio.wait_for(the_host().journal.flush(), 10) == 1
+        read = database_sync_to_async(stored_log, thread_sensitive=False)
+        assert len(await read(game_id)) == 1
+        assert not held.done()
+    finally:
+        release.set()
+        await held
+    await p2.send_json_to({"intent": "forfeit"})
+    await receive_until(p1, 'id="results-title"')
+    for ws in (p1, p2):
+        await ws.disconnect()
+
+
+async def test_a_key_pressed_as_the_server_stops_is_refused_with_the_restart_said(fake_clock, host, opponent):
+    """A graceful stop stands every table still, its inputs written; a key that comes
+    after is refused as the page was told, not as if there were no game."""
+    table = await database_sync_to_async(ready_table)("viertris", OPTIONS, (host, opponent))
+    p1, p2 = await started_sockets(table, (host, opponent), fake_clock, "to move")
+    game_id = (await database_sync_to_async(Game.objects.get)(table=table)).pk
+    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    await receive_until(p1, r"a1:1\b")
+    await the_host().stop()
+    assert "The server is restarting: your game will continue." in await receive_until(p2, "restarting")
+    await p2.send_json_to({"intent": "drop", "column": 4, "seq": 1})
+    refusal = await receive_until(p2, 'id="ws-error"')
+    assert 'data-code="RESTARTING"' in refusal and "The server is restarting" in refusal
+    assert len(await database_sync_to_async(stored_log)(game_id)) == 1  # the drop before the stop
+    for ws in (p1, p2):
+        await ws.disconnect()
+
+
+async def test_what_comes_while_the_games_are_rebuilt_is_bounded(monkeypatch):
+    """While a starting host rebuilds, what comes waits in it: each table's keys up to
+    the table's queue (then refused as busy, as at a full table), everything else up to
+    WAITING_LIMIT (then dropped and said once), and all of it handled once it is done."""
+    from channels.exceptions import ChannelFull
+
+    from games import messages
+
+    monkeypatch.setattr(game_host, "WAITING_LIMIT", game_host.QUEUE_LIMIT + 5)
+    new = game_host.GameHost(resuming=True)  # rebuilding
+    for n in range(game_host.QUEUE_LIMIT):
+        await new.accept(messages.Intent(table_id=7, seat=1, intent="drop:3", seq=n))
+    with pytest.raises(ChannelFull):
+        await new.accept(messages.Intent(table_id=7, seat=1, intent="drop:3", seq=0))
+    await new.accept(messages.Intent(table_id=8, seat=1, intent="drop:3", seq=0))  # another table's
+    for _ in range(10):
+        await new.accept(messages.Sync(table_id=9, seat=None, reply=""))
+    assert len(new.waiting) == game_host.QUEUE_LIMIT + 5 and new.dropped == 6
