@@ -65,12 +65,30 @@ def database(tmp_path):
     return {"env": env, "tmp": tmp_path, **json.loads(out.stdout.strip().splitlines()[-1])}
 
 
-def start_daphne(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen, int]:
+@pytest.fixture
+def daphnes():
+    """``start_daphne``, every process it started killed at the end if it still runs
+    (a test that failed half-way leaves no server behind)."""
+    started: list[subprocess.Popen] = []
+
+    def start(env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen, int]:
+        return start_daphne(env, log_path, started)
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def start_daphne(env: dict[str, str], log_path: Path, started: list | None = None) -> tuple[subprocess.Popen, int]:
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT,
     )
+    if started is not None:
+        started.append(proc)
     deadline = time.monotonic() + 30
     while not port_open("127.0.0.1", port):
         assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()[-3000:]
@@ -97,10 +115,10 @@ def written(db_path: Path, table: int) -> InputLog:
     return stored([bytes(data) for (data,) in rows])[0]
 
 
-def test_sigterm_mid_game_writes_every_input_tells_the_pages_and_the_next_process_resumes(database):
+def test_sigterm_mid_game_writes_every_input_tells_the_pages_and_the_next_process_resumes(database, daphnes):
     env, table, cookies = database["env"], database["table"], database["cookies"]
     db_path = Path(env["SQLITE_NAME"])
-    first, port = start_daphne(env, database["tmp"] / "first.log")
+    first, port = daphnes(env, database["tmp"] / "first.log")
 
     async def before() -> float:
         a = await connect(port, table, cookies[0])
@@ -132,7 +150,7 @@ def test_sigterm_mid_game_writes_every_input_tells_the_pages_and_the_next_proces
     assert "Traceback" not in (database["tmp"] / "first.log").read_text()
     assert [text for _, seat, text in written(db_path, table)] == ["hard_drop"]
 
-    second, port = start_daphne(env, database["tmp"] / "second.log")
+    second, port = daphnes(env, database["tmp"] / "second.log")
 
     async def after() -> None:
         a = await connect(port, table, cookies[0])
