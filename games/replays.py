@@ -125,7 +125,8 @@ def rebuilt(record: Recorded) -> LiveGame:
 def play_entry(live: Any, t: float, seat: int, text: str, *, turn_based: bool) -> list[Any]:
     """One log entry played again on a live adapter: a turn-based game's through the
     adapter, as ``RunsOnAClock.replay_entry`` does on the engine (games/core/protocol.py),
-    its events rendered (the adapter keeps what it showed: its log, the plays on show);
+    its events kept as the adapter keeps what it shows (its log, the plays on show),
+    without their HTML;
     a real-time game's on its engine alone. Its events (none for a real-time game's)."""
     if not turn_based:
         live.game.replay_entry(t, seat, text)
@@ -137,7 +138,7 @@ def play_entry(live: Any, t: float, seat: int, text: str, *, turn_based: bool) -
         events = live.advance(t)
     else:
         events = live.apply(seat, text, t)
-    live.render_events(events)
+    live.keep_events(events)
     return events
 
 
@@ -332,7 +333,7 @@ class Replay:
             self._play(live, *self._entries[i])
         events = live.advance(self._host(now))
         if self.turn_based and events:
-            live.render_events(events)
+            live.keep_events(events)
         return live
 
     def moment_before(self, t: float) -> int:

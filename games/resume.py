@@ -66,6 +66,13 @@ class Stored:
     batches: list[bytes]
 
 
+def load_to_resume(*, shards: list[int] | None, started_before) -> list[Stored]:
+    """The running games of these shards (None: all) that began before ``started_before``
+    (``services.games_to_resume``), as stored."""
+    game_ids = services.games_to_resume(shards=shards, started_before=started_before)
+    return load(game_ids) if game_ids else []
+
+
 def load(game_ids: list[int]) -> list[Stored]:
     """The running games of ``game_ids`` as stored, in one trip to the database."""
     games = Game.objects.filter(pk__in=game_ids, status=Game.Status.RUNNING).prefetch_related(
@@ -116,7 +123,7 @@ def rebuild(
         if clock is not None:
             events = live.advance(live.host_time(rules.clock(clock)))
             if turn_based and events:
-                live.render_events(events)
+                live.keep_events(events)
     except Exception as err:  # an input the engine refuses: not the game that was played
         raise CannotResume(f"its log does not replay: {type(err).__name__}: {err}") from None
     if live.game.log != log:

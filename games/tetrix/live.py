@@ -337,11 +337,16 @@ class TetrixLive(LiveGameBase):
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
+        self.keep_events(events)
+        return self.rerender_events(events)
+
+    def keep_events(self, events: list[Any]) -> None:
+        if not events or self.game is None:
+            return
         for event in events:
             if event.kind == "wrote":
                 self.fresh[event.seat] = frozenset((r, c) for r, c, _ in event.cells)
         self._keep_log(self._log_entries(events))
-        return self.rerender_events(events)
 
     def rerender_events(self, events: list[Any]) -> str:
         if not events or self.game is None:

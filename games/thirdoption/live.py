@@ -215,8 +215,12 @@ class ThirdOptionLive(LiveGameBase):
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
-        self._keep_log(self._log_entries(events))
+        self.keep_events(events)
         return self.rerender_events(events)
+
+    def keep_events(self, events: list[Any]) -> None:
+        if events and self.game is not None:
+            self._keep_log(self._log_entries(events))
 
     def rerender_events(self, events: list[Any]) -> str:
         if not events or self.game is None:

@@ -138,8 +138,12 @@ class ViertrisLive(LiveGameBase):
     def render_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
             return ""
-        self._keep_log(self._log_entries(events) if any(e.kind == "dropped" for e in events) else [])
+        self.keep_events(events)
         return self.rerender_events(events)
+
+    def keep_events(self, events: list[Any]) -> None:
+        if events and self.game is not None:
+            self._keep_log(self._log_entries(events) if any(e.kind == "dropped" for e in events) else [])
 
     def rerender_events(self, events: list[Any]) -> str:
         if not events or self.game is None:
