@@ -157,6 +157,7 @@ import asyncio  # noqa: E402
 import collections  # noqa: E402
 import gc  # noqa: E402
 import json  # noqa: E402
+import math  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
@@ -171,6 +172,7 @@ from typing import TypeVar  # noqa: E402
 from bench import machine, proxy, report  # noqa: E402
 from bench.client import (  # noqa: E402
     connect,
+    fetch,
     received_at,
     restart_table,
     source_address,
@@ -456,6 +458,22 @@ def journal_batches() -> int:
         connection.close()  # a thread of the bench's own: no connection left open
 
 
+JOURNAL_CPU = re.compile(r"^tetriwar_journal_cpu_seconds_total (\S+)$", re.M)
+
+
+def journal_cpu_s(ports: list[int]) -> float:
+    """The CPU seconds the servers' journals have spent so far (packing batches on the
+    loop, writing them on their thread: games/journal.py), from their /metrics."""
+    total = 0.0
+    for port in ports:
+        try:
+            found = JOURNAL_CPU.search(fetch(f"http://127.0.0.1:{port}/metrics", timeout=5).decode())
+        except OSError:
+            return math.nan
+        total += float(found.group(1)) if found else 0.0
+    return total
+
+
 def prepare(tables: int, env: dict[str, str], languages: tuple[str, ...] = ()) -> list[dict]:
     """Users, sessions and ready tables, written before the servers start."""
     django_setup(env)
@@ -544,6 +562,7 @@ class Stats:
         self.proxy_cpu_s = 0.0  # nginx's, with --proxy nginx
         self.client_cpu_s = 0.0
         self.journal_batches = 0  # batches of inputs written by the server over the window
+        self.journal_cpu_s = 0.0  # the CPU its journal spent meanwhile (its own account)
         self.rss_end_mb = 0.0
         self.machine: machine.Reading | None = None  # every process's CPU over the play window
         self.tables_running_at_window = 0
@@ -999,6 +1018,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     machine_start = sampler.start()
     each0, client0 = [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
     batches0 = await asyncio.to_thread(journal_batches)
+    journal0 = await asyncio.to_thread(journal_cpu_s, ports)
     proxy0 = cpu_seconds(proxy_pids or [])
     window.open(seconds)
     t0 = window.start
@@ -1009,6 +1029,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.window_s = time.perf_counter() - t0
     stats.window_start = t0
     stats.journal_batches = await asyncio.to_thread(journal_batches) - batches0
+    stats.journal_cpu_s = await asyncio.to_thread(journal_cpu_s, ports) - journal0
     stats.cpu_by_process = [cpu_of(pid) - before for pid, before in zip(pids, each0, strict=True)]
     stats.cpu_s = sum(stats.cpu_by_process)
     stats.proxy_cpu_s = cpu_seconds(proxy_pids or []) - proxy0
@@ -1258,6 +1279,8 @@ def main() -> None:
     figure("journal", args.journal)
     if stats.window_s > 0 and args.tables:
         figure("journal_writes_per_table_minute", stats.journal_batches / (args.tables * stats.window_s / 60), ".1f")
+        figure("journal_cpu_s", stats.journal_cpu_s, ".3f")
+        figure("journal_cpu_share_of_server", stats.journal_cpu_s / stats.cpu_s if stats.cpu_s else math.nan, ".3f")
     figure("server_cpu_s", stats.cpu_s, ".2f")
     figure("server_cpu_s_by_process", " ".join(
         f"{name}={cpu:.2f}" for name, cpu in zip(servers.names, stats.cpu_by_process, strict=False)))

@@ -68,6 +68,11 @@ CORRECTIONS = Counter(
     "TetriWar keys after which a page's own board, played ahead, differed from the "
     "server's: the server sent its board back (games/tetriwar/live.py).",
 )
+JOURNAL_CPU = Counter(
+    "tetriwar_journal_cpu_seconds",
+    "CPU seconds the journal spent (games/journal.py): packing batches on the event loop "
+    "and writing them on its own thread; what writing the games down costs the server.",
+)
 JOURNAL_BATCHES = Counter(
     "tetriwar_journal_batches",
     "Batches of running games' inputs written to the database (games/journal.py): one "

@@ -19,6 +19,11 @@ takes the CPU from them at once. And the switch interval is shorter
 (``GIL_SWITCH_INTERVAL_US``, 0.5 ms), so the loop gets the GIL back sooner; when no
 thread but the loop runs Python, no switch is asked for and it costs nothing.
 
+Two threads stay at the loop's priority, named so that ``top -H`` and
+``/proc/<pid>/task/*/comm`` tell them apart (``named``): the journal's writes (a
+batch due every 250 ms, games/journal.py) and the rebuilds of the games a restart left
+running (no such game goes on before its rebuild, games/host.py).
+
 Both are the defaults of the embedded mode only, where the process is alone with its
 tables. In scale-out several busy processes (Daphnes, nginx, Redis, PostgreSQL) share
 the CPUs: a thread of the idle class that holds the GIL then waits for all of them
@@ -33,6 +38,7 @@ import logging
 import os
 import sys
 import threading
+from pathlib import Path
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -49,6 +55,14 @@ def below_the_loop() -> None:
         os.sched_setscheduler(thread, os.SCHED_IDLE, os.sched_param(0))
     except OSError as error:  # a sandbox may forbid it; the thread then runs as it was
         log.warning("could not move thread %s to the idle scheduling class: %s", thread, error)
+
+
+def named(name: str) -> None:
+    """Give the calling thread ``name`` (at most 15 bytes) where the system shows it."""
+    try:
+        Path(f"/proc/self/task/{threading.get_native_id()}/comm").write_text(name[:15])
+    except OSError:  # no /proc: the name is only a help
+        pass
 
 
 def shorten_the_switch_interval() -> None:

@@ -21,13 +21,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
 
-from config.metrics import JOURNAL_BATCHES
+from config.metrics import JOURNAL_BATCHES, JOURNAL_CPU
+from config.threads import named
 from games import services
 from games.core.log import InputLog
 
@@ -43,14 +45,24 @@ def writer() -> ThreadPoolExecutor:
     parent's threads): writes in order, one at a time, on a connection of its own."""
     pid = os.getpid()
     if pid not in _writers:
-        _writers[pid] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
+        _writers[pid] = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="journal", initializer=named, initargs=("journal",)
+        )
     return _writers[pid]
 
 
 def write_batches(*, batches: list[tuple[int, int, bytes]]) -> Any:
     """``services.journal_write`` on the journal's thread (its connection closed and
     opened again as Django's request cycle would, when it is old or broken)."""
-    return DatabaseSyncToAsync(services.journal_write, thread_sensitive=False, executor=writer())(batches=batches)
+    return DatabaseSyncToAsync(_write, thread_sensitive=False, executor=writer())(batches=batches)
+
+
+def _write(*, batches: list[tuple[int, int, bytes]]) -> None:
+    spent = time.thread_time()
+    try:
+        services.journal_write(batches=batches)
+    finally:
+        JOURNAL_CPU.inc(time.thread_time() - spent)
 
 
 @dataclass
@@ -99,14 +111,16 @@ class Journal:
             n = len(game_log)
             if n <= kept.written:
                 continue
-            data = InputLog(game_log[kept.written:n]).pack(game.start, game.now)
+            data = game_log.pack_part(kept.written, n, game.start, game.now)
             batches.append((game_id, kept.seq, data, n))
         return batches
 
     async def flush(self) -> int:
         """Write what is pending now; the number of batches written."""
         async with self.lock:
+            spent = time.thread_time()
             batches = self.pending()
+            JOURNAL_CPU.inc(time.thread_time() - spent)
             if not batches:
                 return 0
             await self.write(batches=[(game_id, seq, data) for game_id, seq, data, _ in batches])

@@ -16,7 +16,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -292,16 +292,27 @@ def _announce_abort(kind: str, table_id: int, game_id: int, reason: str) -> None
 def journal_write(*, batches: list[tuple[int, int, bytes]]) -> None:
     """Batches of running games' inputs, ``(game id, batch number, packed entries)``,
     in one transaction. A batch of a game that ended meanwhile is not kept: the games'
-    rows are locked while it is written, so that no end or abort comes between."""
+    rows are locked while it is written, so that no end or abort comes between.
+
+    One statement for all the rows, not the ORM's objects: this runs four times a
+    second beside the live tables (at 100 tables ``bulk_create`` cost them a fifth more
+    CPU and several times their p99, bench/live.py ``--journal``)."""
+    at = connection.ops.adapt_datetimefield_value(timezone.now())
     with transaction.atomic():
         running = set(
             Game.objects.select_for_update()
             .filter(pk__in={game_id for game_id, _, _ in batches}, status=Game.Status.RUNNING)
             .values_list("pk", flat=True)
         )
-        JournalBatch.objects.bulk_create(
-            [JournalBatch(game_id=game_id, seq=seq, data=data) for game_id, seq, data in batches if game_id in running]
-        )
+        rows = [(game_id, seq, data, at) for game_id, seq, data in batches if game_id in running]
+        if rows:
+            with connection.cursor() as cursor:
+                cursor.executemany(_JOURNAL_INSERT, rows)
+
+
+_JOURNAL_INSERT = (
+    f"INSERT INTO {JournalBatch._meta.db_table} (game_id, seq, data, written_at) VALUES (%s, %s, %s, %s)"
+)
 
 
 def journal_of(game_id: int) -> list[bytes]:

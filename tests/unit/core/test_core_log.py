@@ -30,6 +30,16 @@ def test_it_gives_back_exactly_what_was_appended(items):
         assert all(type(t) is float and type(s) is int and type(x) is str for t, s, x in log)
 
 
+@given(entries, st.integers(0, 60), st.integers(0, 60))
+def test_a_part_packed_reads_back_as_that_part_of_the_log(items, a, b):
+    """``pack_part`` (a running game's journal batch) is the part's own ``pack``, read."""
+    log = InputLog(items)
+    first, last = sorted((min(a, len(items)), min(b, len(items))))
+    part, start, end = InputLog.unpack(log.pack_part(first, last, 1.5, 9.25))
+    assert part == items[first:last] and (start, end) == (1.5, 9.25)
+    assert part == InputLog.unpack(InputLog(items[first:last]).pack(1.5, 9.25))[0]
+
+
 def test_times_are_the_same_doubles_not_rounded():
     t = 0.1 + 0.2  # 0.30000000000000004
     log = InputLog([(t, 1, "left")])
