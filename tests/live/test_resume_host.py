@@ -31,6 +31,16 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 OPTIONS = {"move_seconds": MOVE_SECONDS_DEFAULT}
 
 
+@pytest.fixture(autouse=True)
+def written_when_the_test_says(monkeypatch):
+    """The journal writes only when a test flushes it (or the host stops): its own
+    writes every 250 ms, on their own thread, could land between a test's look at what
+    is stored and the process's "death", and store what the test means to lose."""
+    from games import journal
+
+    monkeypatch.setattr(journal, "FLUSH_SECONDS", 3600.0)
+
+
 def the_host() -> game_host.GameHost:
     return game_host.GameHostConsumer.host
 
