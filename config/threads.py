@@ -38,6 +38,7 @@ import logging
 import os
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from channels.db import database_sync_to_async
@@ -63,6 +64,19 @@ def named(name: str) -> None:
         Path(f"/proc/self/task/{threading.get_native_id()}/comm").write_text(name[:15])
     except OSError:  # no /proc: the name is only a help
         pass
+
+
+_own: dict[tuple[int, str], ThreadPoolExecutor] = {}
+
+
+def thread_of_its_own(name: str) -> ThreadPoolExecutor:
+    """One thread of this process for ``name``'s work, in order, at the loop's priority,
+    ``named`` so (and so, for the database, a connection of its own). One per process:
+    a forked process has none of its parent's threads."""
+    key = (os.getpid(), name)
+    if key not in _own:
+        _own[key] = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name, initializer=named, initargs=(name,))
+    return _own[key]
 
 
 def shorten_the_switch_interval() -> None:

@@ -60,7 +60,7 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from config.metrics import GAMES_RESUMED, HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
-from config.threads import named
+from config.threads import thread_of_its_own
 from games import messages, reconnect, services
 from games.core.protocol import IllegalIntent
 from games.hub import hub
@@ -689,14 +689,15 @@ class GameHost:
         if not self.ready.is_set():
             # The games of before a restart are being rebuilt: the message waits for them
             # here (the channel it came on is read on meanwhile, and never fills up).
-            if type(message) is messages.Intent:  # a table's keys wait as in its inbox
-                if self.waiting_intents[message.table_id] >= QUEUE_LIMIT:
-                    raise ChannelFull(host_channel(message.table_id))
-                self.waiting_intents[message.table_id] += 1
+            intent = type(message) is messages.Intent
+            if intent and self.waiting_intents[message.table_id] >= QUEUE_LIMIT:
+                raise ChannelFull(host_channel(message.table_id))  # a table's keys wait as in its inbox
             if len(self.waiting) >= WAITING_LIMIT:
                 self.dropped += 1  # said once, when the rebuild is over
                 return
             self.waiting.append(message)
+            if intent:
+                self.waiting_intents[message.table_id] += 1
             return
         kind = type(message)
         if kind is messages.Start:
@@ -780,16 +781,8 @@ _REPLAY_CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay-ch
 # last of 60 games rebuilt 2.0-2.3 s after the server listened, against 0.8-1.4 s), and
 # no game goes on before its rebuild. One per process: a forked process has none of its
 # parent's threads.
-_rebuilds: dict[int, ThreadPoolExecutor] = {}
-
-
 def rebuilds() -> ThreadPoolExecutor:
-    pid = os.getpid()
-    if pid not in _rebuilds:
-        _rebuilds[pid] = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="rebuild", initializer=named, initargs=("rebuild",)
-        )
-    return _rebuilds[pid]
+    return thread_of_its_own("rebuild")
 
 
 def _record_check(game_id: int) -> list[str] | None:

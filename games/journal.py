@@ -11,7 +11,7 @@ A process that dies loses at most the last ``FLUSH_SECONDS`` of inputs; a host t
 starts again rebuilds each running game of its tables from its seed and these batches
 (games/resume.py), with its clocks stopped at the last batch's clock.
 
-The writes go through a thread (and so a database connection) of their own, ``writer``,
+The writes go through a thread (and so a database connection) of their own,
 at the event loop's priority: the shared database thread runs below the loop and, under
 load, behind every page's work, where a batch due every 250 ms would wait for seconds.
 """
@@ -20,16 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
 
 from config.metrics import JOURNAL_BATCHES, JOURNAL_CPU
-from config.threads import named
+from config.threads import thread_of_its_own
 from games import services
 from games.core.log import InputLog
 
@@ -37,24 +35,10 @@ log = logging.getLogger(__name__)
 
 FLUSH_SECONDS = 0.25  # the most inputs a process that dies may lose: this long's
 
-_writers: dict[int, ThreadPoolExecutor] = {}
-
-
-def writer() -> ThreadPoolExecutor:
-    """The journal's one thread in this process (a forked process has none of its
-    parent's threads): writes in order, one at a time, on a connection of its own."""
-    pid = os.getpid()
-    if pid not in _writers:
-        _writers[pid] = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="journal", initializer=named, initargs=("journal",)
-        )
-    return _writers[pid]
-
-
 def write_batches(*, batches: list[tuple[int, int, bytes]]) -> Any:
     """``services.journal_write`` on the journal's thread (its connection closed and
     opened again as Django's request cycle would, when it is old or broken)."""
-    return DatabaseSyncToAsync(_write, thread_sensitive=False, executor=writer())(batches=batches)
+    return DatabaseSyncToAsync(_write, thread_sensitive=False, executor=thread_of_its_own("journal"))(batches=batches)
 
 
 def _write(*, batches: list[tuple[int, int, bytes]]) -> None:
