@@ -77,6 +77,10 @@ log = logging.getLogger(__name__)
 
 COUNTDOWN_SECONDS = 3.0  # RULES.md §1: "A countdown of 3 s starts the game"
 RECONNECT_SECONDS = 30.0  # RULES.md §1 (reconstruction): then the player forfeits
+# A game rebuilt after a restart waits this long at most for its players' pages to come
+# back before its countdown (it starts at once when they are all back): each player then
+# sees the whole countdown, however long their page took to come back.
+RESUME_WAIT_SECONDS = 10.0
 HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
 HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, another process may take the shard
 QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BUSY
@@ -188,19 +192,27 @@ class LiveTable:
         """``resume_at``: a game rebuilt after a restart (games/resume.py), begun already,
         which goes on at this host time after a countdown; the table's clock is set so
         that the time it stood at when it was written down comes after the countdown
-        (nobody loses time to the outage)."""
+        (nobody loses time to the outage). Its countdown waits for its players' pages,
+        ``RESUME_WAIT_SECONDS`` at most (``all_back``): the pages are told that the game
+        goes on in that much more, then, once they are all back, in 3 s."""
         self.host = host
         self.table_id = table_id
         self.game_id = game_id
         self.live = live
         self.kind = live.setup["kind"]
         self.latency = INTENT_LATENCY.labels(kind=self.kind)  # once per broadcast that answers intents
-        self.version = 0
+        # A rebuilt game numbers its broadcasts on from the wall clock's milliseconds, past
+        # any number its earlier host gave: a page that stayed open (scale-out) and missed
+        # the news sees a gap at the first one and asks for the whole game (static/js/live.js),
+        # rather than dropping them all as old.
+        self.version = 0 if resume_at is None else int(time.time() * 1000)
         self.inbox = Inbox()
         self.connections: dict[int, Connection] = {seat: Connection() for seat in live.seats}
         self.resumed = resume_at is not None
         self.start_at = COUNTDOWN_SECONDS if resume_at is None else resume_at
-        self.epoch = clock() - (self.start_at - COUNTDOWN_SECONDS)
+        self.waits_for_pages = self.resumed and self.players_to_wait_for()
+        wait = RESUME_WAIT_SECONDS if self.waits_for_pages else 0.0
+        self.epoch = clock() - (self.start_at - COUNTDOWN_SECONDS - wait)
         self.started = False
         # Bots act on their own clock, inside this actor like everything else.
         self.bot_due: dict[int, float] = {seat: self.start_at for seat in live.bot_seats}
@@ -212,6 +224,29 @@ class LiveTable:
 
     def now(self) -> float:
         return clock() - self.epoch
+
+    def players_to_wait_for(self) -> bool:
+        """Whether a seat of a rebuilt game has a player still in it whose page has not
+        come back to this host."""
+        live = self.live
+        return any(
+            not conn.seen and seat not in live.bot_seats and not live.has_left(seat)
+            for seat, conn in self.connections.items()
+        )
+
+    def all_back(self) -> bool:
+        """A rebuilt game whose players' pages are all back counts down from now: its
+        clock moves on to the countdown's start (the seats away keep their time).
+        Whether it did (not when it had waited all it may already)."""
+        self.waits_for_pages = False
+        skipped = (self.start_at - COUNTDOWN_SECONDS) - self.now()
+        if skipped <= 0:
+            return False
+        self.epoch -= skipped
+        for conn in self.connections.values():
+            if conn.gone_since is not None:
+                conn.gone_since += skipped
+        return True
 
     # --- the actor loop ---------------------------------------------------------------
     async def run(self) -> None:
@@ -276,6 +311,9 @@ class LiveTable:
             await self.handle(message, now, events, acks)
             if self.done:
                 return
+        if self.waits_for_pages and not self.players_to_wait_for() and self.all_back():
+            now = self.now()  # the countdown's start
+            await self.publish_rendered(lambda: self.full(now))
         if self.started:
             for seat, due in self.bot_due.items():
                 if due <= now:

@@ -7,6 +7,7 @@ counted down; then it goes on, and ends once, its chips settled once."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -256,3 +257,86 @@ async def test_what_comes_while_the_games_are_rebuilt_is_bounded(monkeypatch):
     for _ in range(10):
         await new.accept(messages.Sync(table_id=9, seat=None, reply=""))
     assert len(new.waiting) == game_host.QUEUE_LIMIT + 5 and new.dropped == 6
+
+
+def version(frame: str) -> int:
+    return int(re.match(r"<!--v(\d+)", frame).group(1))
+
+
+def countdown_ms(page: str) -> int:
+    """The milliseconds to the game's going on that the restart's notice gives."""
+    found = re.search(r'class="reconnect-seat reconnect-server"[^>]*data-back-ms="(\d+)"', page)
+    assert found, page[-1500:]
+    return int(found.group(1))
+
+
+async def test_a_rebuilt_game_counts_down_once_all_its_players_are_back(fake_clock, host, opponent, monkeypatch):
+    """The first page back is told the game goes on in at most RESUME_WAIT_SECONDS and the
+    countdown; once the other is back too, both are told 3 s, and it goes on 3 s later,
+    whenever they came back: each player sees the whole countdown."""
+    table = await database_sync_to_async(ready_table)("viertris", OPTIONS, (host, opponent), 100)
+    p1, p2 = await started_sockets(table, (host, opponent), fake_clock, "to move")
+    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    before = version(await receive_until(p1, r"a1:1\b"))
+    await the_host().journal.flush()
+    await killed(table.pk)
+    for ws in (p1, p2):
+        await ws.disconnect()
+
+    await restarted(monkeypatch)
+    fake_clock.t += 2.5  # the pages take their time to come back
+    p1 = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(host))
+    page = await receive_until(p1, "data-countdown-ms")
+    # Numbered on past the old host's broadcasts: a page that kept its socket sees a gap.
+    assert version(page) > before + 1
+    assert countdown_ms(page) == (game_host.RESUME_WAIT_SECONDS + game_host.COUNTDOWN_SECONDS - 2.5) * 1000
+    fake_clock.t += 4.0
+    await tick(table.pk)
+    p2 = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(opponent))
+    for ws in (p1, p2):  # (p1 saw the other's old page go first: the region said so)
+        await receive_until(ws, r'reconnect-server"[^>]*data-back-ms="3000"')
+    fake_clock.t += 2.9
+    await tick(table.pk)
+    await p2.send_json_to({"intent": "drop", "column": 4, "seq": 2})
+    assert "NOT_STARTED" in await receive_until(p2, "NOT_STARTED")
+    fake_clock.t += 0.11
+    await tick(table.pk)
+    await receive_until(p2, "to move")
+    await p2.send_json_to({"intent": "drop", "column": 4, "seq": 3})
+    await receive_until(p2, r"a2:3\b")
+    await p2.send_json_to({"intent": "forfeit"})
+    await receive_until(p1, 'id="results-title"')
+    for ws in (p1, p2):
+        await ws.disconnect()
+
+
+async def test_a_player_who_does_not_come_back_holds_a_rebuilt_game_only_so_long(
+    fake_clock, host, opponent, monkeypatch
+):
+    """RESUME_WAIT_SECONDS and the countdown after the rebuild, the game goes on without
+    the page that did not come back (whose seat then has its 30 s, as any seat away)."""
+    table = await database_sync_to_async(ready_table)("viertris", OPTIONS, (host, opponent), 100)
+    p1, p2 = await started_sockets(table, (host, opponent), fake_clock, "to move")
+    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    await receive_until(p1, r"a1:1\b")
+    await the_host().journal.flush()
+    await killed(table.pk)
+    for ws in (p1, p2):
+        await ws.disconnect()
+
+    new = await restarted(monkeypatch)
+    p2 = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(opponent))
+    await receive_until(p2, "data-countdown-ms")
+    fake_clock.t += game_host.RESUME_WAIT_SECONDS + game_host.COUNTDOWN_SECONDS - 0.1
+    await tick(table.pk)
+    await p2.send_json_to({"intent": "drop", "column": 4, "seq": 2})
+    assert "NOT_STARTED" in await receive_until(p2, "NOT_STARTED")
+    fake_clock.t += 0.11
+    await tick(table.pk)
+    await receive_until(p2, "to move")
+    assert new.tables[table.pk].started
+    await p2.send_json_to({"intent": "drop", "column": 4, "seq": 3})
+    await receive_until(p2, r"a2:3\b")
+    await p2.send_json_to({"intent": "forfeit"})
+    await receive_until(p2, 'id="results-title"')
+    await p2.disconnect()

@@ -164,7 +164,7 @@ def running_cluster(tmp: Path, **settings: str):
             "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DEBUG": "true",
-            "LOG_LEVEL": "WARNING",
+            "LOG_LEVEL": os.environ.get("CLUSTER_LOG_LEVEL", "WARNING"),
             **settings,
         }
         cluster = Cluster(env, tmp)
