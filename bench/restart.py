@@ -29,9 +29,10 @@ play S seconds (default 5), then:
 1. SIGKILL: the Daphne is killed; once it is gone, each game's stored inputs are read
    (``JournalBatch`` rows unpacked with games.journal ``stored``) and the games still
    running counted; a new Daphne starts on the same port and database. Every page
-   reconnects as the site's pages do (htmx's WebSocket extension: after an abnormal
-   close or a service restart, again after a delay drawn from 0 to 1, 2, 4 … 64 s,
-   the n-th retry in a row; after a close for a table that is gone, never).
+   reconnects as the site's pages do (htmx's WebSocket extension with the site's delays,
+   static/js/socket_retry.js: after an abnormal close or a service restart, again after
+   a delay drawn from 0 to 0.25, 0.5, 1 … 16 s, the n-th retry in a row; after a close
+   for a table that is gone, never).
 2. The bench waits (30 s at most) until every game that was running has written an
    input after the restart, or is no longer running; then S seconds of play.
 3. SIGTERM: the same with a graceful stop (the process refuses new sockets, stops
@@ -144,6 +145,7 @@ from bench.report import figure, percentile  # noqa: E402
 from bench.server import (  # noqa: E402
     TETRIWAR_OPTIONS,
     Servers,
+    cpu_seconds,
     django_setup,
     free_port,
     login,
@@ -154,10 +156,13 @@ from bench.server import (  # noqa: E402
 KINDS = ("tetriwar", "viertris", "thirdoption", "blockkiller", "tetrix")
 STAKE = 100  # chips a seat at a staked table
 CHIPS = 1000  # each player's chips before the run
-# A page's socket tries again as htmx's WebSocket extension (hx-ws 2, the site's) does:
-# after a close of one of these codes, a delay drawn from 0 to 2**min(n, 6) s before the
-# n-th retry in a row ("full jitter"); after any other close (4404: no such table) never.
+# A page's socket tries again as htmx's WebSocket extension (hx-ws 2) does with the
+# site's delays (static/js/socket_retry.js): after a close of one of these codes, a delay
+# drawn from 0 to RETRY_BASE_S * 2**min(n, RETRY_MAX_DOUBLINGS) before the n-th retry in a
+# row ("full jitter"); after any other close (4404: no such table) never.
 RETRY_CODES = frozenset({1006, 1011, 1012, 1013})
+RETRY_BASE_S = 0.25
+RETRY_MAX_DOUBLINGS = 6
 # The kinds whose bots end their games soonest (a minute or so) are started last, so that
 # as many games as possible still run at the first stop.
 START_ORDER = ("tetriwar", "blockkiller", "viertris", "tetrix", "thirdoption")
@@ -169,6 +174,8 @@ POLL_SECONDS = 0.1
 RESTARTING = "The server is restarting: your game will continue."
 RESUMING = "The server restarted: the game goes on in"
 RESUMED_LINE = re.compile(r"game resumed table=(\d+) game=(\d+)")
+# A rebuilt game with players waits for their pages before its countdown (games/host.py)
+COUNTDOWN_LINE = re.compile(r"game counts down table=(\d+) game=(\d+)")
 NOT_RESUMED_LINE = re.compile(r"game (\d+) could not be resumed")
 
 
@@ -432,7 +439,7 @@ class Room:
             retries += 1
 
     def retry_delay(self, retries: int) -> float:
-        return self.rng.uniform(0, 2 ** min(retries, 6))
+        return self.rng.uniform(0, RETRY_BASE_S * 2 ** min(retries, RETRY_MAX_DOUBLINGS))
 
     def read(self, setup: Setup, page: Page, conn: Conn, message: str) -> None:
         conn.greeted = True
@@ -502,6 +509,7 @@ class Restart:
     resume_s: dict[int, float] = field(default_factory=dict)  # game → seconds to its next input applied
     written_s: dict[int, float] = field(default_factory=dict)  # game → seconds to its next input written
     rebuilt_s: dict[int, float] = field(default_factory=dict)  # game → seconds to its "game resumed" line
+    waited_s: dict[int, float] = field(default_factory=dict)  # game with players → from its rebuild to its countdown
     first_ack_s: dict[int, float] = field(default_factory=dict)  # staked table's game → seconds to an ack
     tracebacks: int = 0  # "Exception inside application" in the new server's log
     dropped: int = 0  # sockets opened after the restart that closed before the next stop
@@ -602,9 +610,10 @@ class Site:
         return ({int(m.group(2)) for m in RESUMED_LINE.finditer(text)},
                 {int(m.group(1)) for m in NOT_RESUMED_LINE.finditer(text)})
 
-    async def watch_resumed(self, seen: dict[int, float], until: float) -> None:
+    async def watch_resumed(self, seen: dict[int, float], counting: dict[int, float], until: float) -> None:
         """Note when each ``game resumed`` line appears in the current server's log
-        (``time.perf_counter``, read every 20 ms), until ``until``."""
+        (``time.perf_counter``, read every 20 ms), until ``until``; and in ``counting``
+        each ``game counts down`` line (a game with players, that waited for their pages)."""
         offset, rest = 0, ""
         while time.perf_counter() < until:
             with open(self.log, errors="replace") as f:
@@ -618,6 +627,9 @@ class Site:
                 m = RESUMED_LINE.search(line)
                 if m is not None:
                     seen.setdefault(int(m.group(2)), now)
+                m = COUNTDOWN_LINE.search(line)
+                if m is not None:
+                    counting.setdefault(int(m.group(2)), now)
             await asyncio.sleep(0.02)
 
 
@@ -650,7 +662,8 @@ async def restart(site: Site, room: Room, how: signal.Signals, game_ids: list[in
     restarted = room.restarted = time.perf_counter()
     result.down_s = restarted - t0
     rebuilt: dict[int, float] = {}
-    watching = asyncio.create_task(site.watch_resumed(rebuilt, restarted + RESUME_WAIT_SECONDS))
+    counting: dict[int, float] = {}
+    watching = asyncio.create_task(site.watch_resumed(rebuilt, counting, restarted + RESUME_WAIT_SECONDS))
     batches_at_stop = {g: result.stored[g].batches for g in result.running}
     deadline = time.perf_counter() + RESUME_WAIT_SECONDS
     since = restarted_at - datetime.timedelta(seconds=1)
@@ -665,12 +678,15 @@ async def restart(site: Site, room: Room, how: signal.Signals, game_ids: list[in
     watching.cancel()
     await asyncio.gather(watching, return_exceptions=True)
     result.rebuilt_s = {g: at - restarted for g, at in rebuilt.items()}
+    result.waited_s = {g: at - rebuilt[g] for g, at in counting.items() if g in rebuilt}
     # The first input applied, by the engine's clock: a resumed table counts down
-    # COUNTDOWN_SECONDS from its "game resumed" line and goes on with its engine at the
-    # clock of its last write; its first new entry came that much engine time later.
+    # COUNTDOWN_SECONDS from its "game resumed" line (a table with players: from its
+    # "game counts down" line, once their pages are back) and goes on with its engine at
+    # the clock of its last write; its first new entry came that much engine time later.
+    begun = {g: counting.get(g, at) - restarted for g, at in rebuilt.items()}
     result.resume_s = {
-        g: result.rebuilt_s[g] + COUNTDOWN_SECONDS + (t - result.stored[g].clock) / per_second[g]
-        for g, (_at, t) in first.items() if g in result.rebuilt_s and result.stored[g].clock is not None
+        g: begun[g] + COUNTDOWN_SECONDS + (t - result.stored[g].clock) / per_second[g]
+        for g, (_at, t) in first.items() if g in begun and result.stored[g].clock is not None
     }
     result.after = status
     result.resumed, result.not_resumed_logged = site.resumed_games()
@@ -757,7 +773,11 @@ async def drive(site: Site, setups: list[Setup], play: float, rate: float, seed:
         out["games_playing"] = len(out["first_input_s"])
         staked = [setup for setup in setups if setup.staked and setup.game_id]
         per_second = {setup.game_id: engine_per_second(setup.kind) for setup in setups}
+        # How full the server's core is before the restart: a restart's work (every page
+        # back, every game rebuilt) comes on top of it.
+        cpu_before, at = cpu_seconds([site.proc.pid]), time.perf_counter()
         await asyncio.sleep(play)
+        out["server_cpu_share_before_stop"] = (cpu_seconds([site.proc.pid]) - cpu_before) / (time.perf_counter() - at)
         killed = await restart(site, room, signal.SIGKILL, game_ids, staked, {}, per_second)
         out["chips"].append(await db(chips_total)())
         await asyncio.sleep(play)
@@ -825,6 +845,7 @@ def main() -> None:
         figure("start_errors", f"{len(out['start_errors'])} ({out['start_errors'][0]})")
     figure("games_that_wrote_inputs_before_the_first_stop", out["games_playing"])
     figure("games_over_before_the_first_stop", out["games_started"] - len(killed.running))
+    figure("server_cpu_share_before_stop", f"{out['server_cpu_share_before_stop']:.2f}")
     errors = out["errors"]
     figure("error_replies", sum(errors.values()))
     for code in sorted({code for code, _phase in errors}):
@@ -866,6 +887,9 @@ def main() -> None:
         figure(f"{p}_sockets_dropped_after_restart", r.dropped)
         figure(f"{p}_rebuilt_first_s", min(r.rebuilt_s.values(), default=math.nan), ".2f")
         figure(f"{p}_rebuilt_last_s", max(r.rebuilt_s.values(), default=math.nan), ".2f")
+        waited = sorted(r.waited_s.values())
+        figure(f"{p}_waited_for_pages_p50_s", percentile(waited, 0.5), ".2f")
+        figure(f"{p}_waited_for_pages_max_s", max(waited, default=math.nan), ".2f")
         figure(f"{p}_written_p50_s", percentile(r.seconds(written=True), 0.50), ".2f")
         figure(f"{p}_written_p99_s", percentile(r.seconds(written=True), 0.99), ".2f")
         figure(f"{p}_resume_p50_s", percentile(r.seconds(), 0.50), ".2f")

@@ -24,6 +24,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config import sends  # noqa: E402
 from config.network import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.threads import lower_the_database_thread, shorten_the_switch_interval  # noqa: E402
@@ -66,6 +67,8 @@ if "twisted.internet.reactor" in sys.modules:
     # restart (games/host.py). Set once Twisted has set its own handler, which this one
     # replaces.
     reactor.callWhenRunning(reactor.callLater, 0, install_graceful_stop)
+    # Layer sends from the database's thread go to this loop, not wait for it (config/sends.py).
+    reactor.callWhenRunning(reactor.callLater, 0, sends.serve_from)
     # The threads beside the loop yield to it (config/threads.py).
     shorten_the_switch_interval()
     reactor.callWhenRunning(reactor.callLater, 0, lower_the_database_thread)

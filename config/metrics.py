@@ -63,6 +63,10 @@ HUB_OUTBOX_DROPPED = Counter(
     "tetriwar_hub_outbox_dropped",
     "Fragments for other processes' sockets dropped because the layer fell too far behind (games/hub.py).",
 )
+LAYER_SENDS_FAILED = Counter(
+    "tetriwar_layer_sends_failed",
+    "Channel-layer sends queued by synchronous code that failed on the event loop (config/sends.py).",
+)
 CORRECTIONS = Counter(
     "tetriwar_corrections",
     "TetriWar keys after which a page's own board, played ahead, differed from the "

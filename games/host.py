@@ -59,6 +59,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
+from config import sends
 from config.metrics import GAMES_RESUMED, HOST_QUEUE_DEPTH, INTENT_LATENCY, LIVE_TABLES
 from config.threads import thread_of_its_own
 from games import messages, reconnect, services
@@ -193,7 +194,7 @@ class LiveTable:
         which goes on at this host time after a countdown; the table's clock is set so
         that the time it stood at when it was written down comes after the countdown
         (nobody loses time to the outage). Its countdown waits for its players' pages,
-        ``RESUME_WAIT_SECONDS`` at most (``all_back``): the pages are told that the game
+        ``RESUME_WAIT_SECONDS`` at most (``countdown_begins``): the pages are told that the game
         goes on in that much more, then, once they are all back, in 3 s."""
         self.host = host
         self.table_id = table_id
@@ -234,19 +235,26 @@ class LiveTable:
             for seat, conn in self.connections.items()
         )
 
-    def all_back(self) -> bool:
-        """A rebuilt game whose players' pages are all back counts down from now: its
-        clock moves on to the countdown's start (the seats away keep their time).
-        Whether it did (not when it had waited all it may already)."""
-        self.waits_for_pages = False
-        skipped = (self.start_at - COUNTDOWN_SECONDS) - self.now()
-        if skipped <= 0:
+    def countdown_begins(self) -> bool:
+        """A rebuilt game that waits for its players' pages counts down once they are
+        all back, or once it has waited ``RESUME_WAIT_SECONDS``: when they are back
+        sooner, its clock moves on to the countdown's start at once (the seats away
+        keep their time). Whether it moved (the pages then learn the new countdown)."""
+        now = self.now()
+        waited_all = now >= self.start_at - COUNTDOWN_SECONDS
+        if not waited_all and self.players_to_wait_for():
             return False
+        self.waits_for_pages = False
+        skipped = max(0.0, (self.start_at - COUNTDOWN_SECONDS) - now)
         self.epoch -= skipped
         for conn in self.connections.values():
             if conn.gone_since is not None:
                 conn.gone_since += skipped
-        return True
+        log.info(
+            "game counts down table=%s game=%s waited=%.3f all_back=%s",
+            self.table_id, self.game_id, RESUME_WAIT_SECONDS - skipped, not waited_all,
+        )
+        return skipped > 0
 
     # --- the actor loop ---------------------------------------------------------------
     async def run(self) -> None:
@@ -272,6 +280,8 @@ class LiveTable:
 
     def next_deadline(self) -> float | None:
         deadlines = []
+        if self.waits_for_pages:
+            deadlines.append(self.start_at - COUNTDOWN_SECONDS)
         if not self.started:
             deadlines.append(self.start_at)
         else:
@@ -311,7 +321,7 @@ class LiveTable:
             await self.handle(message, now, events, acks)
             if self.done:
                 return
-        if self.waits_for_pages and not self.players_to_wait_for() and self.all_back():
+        if self.waits_for_pages and self.countdown_begins():
             now = self.now()  # the countdown's start
             await self.publish_rendered(lambda: self.full(now))
         if self.started:
@@ -1033,11 +1043,15 @@ async def graceful_stop() -> None:
     if _stopping:
         return
     _stopping = True
+    began = clock()
     asyncio.get_running_loop().call_later(STOP_SECONDS + 0.5, _exit_now)  # whatever happens
     host = GameHostConsumer.host
     try:
         if host is not None:
             await asyncio.wait_for(host.stop(), timeout=STOP_SECONDS)
+        box = sends.outbox()  # what the database's thread had queued for the pages
+        if box is not None:
+            await asyncio.wait_for(box.drained(), timeout=max(0.1, STOP_SECONDS - (clock() - began)))
     except Exception:
         log.exception("game host: the graceful stop failed; stopping anyway")
     _exit_now()

@@ -14,8 +14,6 @@ import random
 import socket
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
@@ -23,6 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 from accounts import services as account_services
 from accounts.models import ChipTransaction, ModerationAction, User
 from accounts.services import ChipsError, chips_change
+from config import sends
 from games import messages
 from games.core.errors import Refusal
 from games.core.log import InputLog, Rows
@@ -111,7 +110,7 @@ def chips_refill(*, user: User, today: dt.date | None = None) -> ChipTransaction
 
 
 def _tell_host(message: messages.HostMessage) -> None:
-    async_to_sync(get_channel_layer().send)(host_channel(message.table_id), message.to_dict())
+    sends.send(host_channel(message.table_id), message.to_dict())
 
 
 def game_setup(*, game_id: int) -> dict[str, Any] | None:
@@ -283,9 +282,7 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
 def _announce_abort(kind: str, table_id: int, game_id: int, reason: str) -> None:
 
     html = live_game_class(kind).render_aborted(reason, game_id=game_id)
-    async_to_sync(get_channel_layer().group_send)(
-        broadcast.table_group(table_id), {"type": "game.fragment", "html": html}
-    )
+    sends.group_send(broadcast.table_group(table_id), {"type": "game.fragment", "html": html})
 
 
 # --- running games' inputs, written as they come (games/journal.py) ------------------------

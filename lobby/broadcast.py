@@ -17,10 +17,13 @@ language pays nothing for the others.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import logging
 import secrets
+import threading
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -29,6 +32,7 @@ from django.utils import translation
 from accounts.formats import chips_text
 from accounts.identity import PlayerRef
 from accounts.models import User
+from config import sends
 from games.registry import GAMES
 from lobby.models import Table
 from lobby.selectors import (
@@ -42,6 +46,8 @@ from lobby.selectors import (
 )
 
 LOBBY_GROUP = "lobby"
+PRESENCE_NEWS_SECONDS = 0.5  # a table's news of its pages coming and going, at most this often
+log = logging.getLogger(__name__)
 
 
 def chips_fragment(chips: int) -> str:
@@ -66,11 +72,71 @@ def table_changed(table_id: int, *, created: bool = False) -> None:
     transaction.on_commit(lambda: _send_table_changed(table_id, created))
 
 
-def watchers_changed(table_id: int) -> None:
+def watchers_changed(table_id: int, *, seats: bool = False) -> None:
     """Somebody opened or closed a table page: only the spectator count changed,
-    which is the same for everybody, so it is rendered once."""
+    which is the same for everybody, so it is rendered once (``seats``: and a seated
+    player's presence, which the seat panels show).
+
+    Pages come and go in crowds (a restarted server's pages all come back at once, each
+    table's four of them): under a server, each table's news of them goes out at most
+    once every ``PRESENCE_NEWS_SECONDS``, rendered as the table stands then, rather than
+    once for each page (``PresenceNews``)."""
     _lobby_changed(table_id)
-    transaction.on_commit(lambda: _send_watchers_changed(table_id))
+    transaction.on_commit(lambda: presence_news.changed(table_id, seats))
+
+
+class PresenceNews:
+    """The tables whose pages came or went, for one send of their news a moment later.
+
+    Filled on the database's thread (on commit), sent from it too: the server's loop
+    only times the send (``config.sends``). Without a server (tests without Daphne,
+    management commands) the news goes at once, as every other."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pending: dict[int, bool] = {}  # table id → whether its seat panels changed
+        self.timed = False
+        self.sending: set[asyncio.Task] = set()
+
+    def changed(self, table_id: int, seats: bool) -> None:
+        box = sends.outbox()
+        if box is None:
+            _send_presence(table_id, seats)
+            return
+        with self.lock:
+            self.pending[table_id] = self.pending.get(table_id, False) or seats
+            if self.timed:
+                return
+            self.timed = True
+        # In a context of its own: not the database thread's, where asgiref notes that its
+        # one thread is in use (and would refuse the send's own database_sync_to_async).
+        box.loop.call_soon_threadsafe(
+            box.loop.call_later, PRESENCE_NEWS_SECONDS, self._send_later, context=contextvars.Context()
+        )
+
+    def _send_later(self) -> None:
+        task = asyncio.get_running_loop().create_task(database_sync_to_async(self.send)())
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
+
+    def send(self) -> None:
+        with self.lock:
+            pending, self.pending, self.timed = self.pending, {}, False
+        for table_id, seats in sorted(pending.items()):
+            try:
+                _send_presence(table_id, seats)
+            except Exception:
+                log.exception("telling table %s's pages and the lobby who came failed", table_id)
+
+
+presence_news = PresenceNews()
+
+
+def _send_presence(table_id: int, seats: bool) -> None:
+    if seats:
+        _send_table_changed(table_id, False)
+    else:
+        _send_watchers_changed(table_id)
 
 
 def _lobby_changed(table_id: int) -> None:
@@ -80,9 +146,7 @@ def _lobby_changed(table_id: int) -> None:
 
 def user_banned(user_id: int) -> None:
     transaction.on_commit(
-        lambda: async_to_sync(get_channel_layer().group_send)(
-            user_group(user_id), {"type": "user.banned"}
-        )
+        lambda: sends.group_send(user_group(user_id), {"type": "user.banned"})
     )
 
 
@@ -95,7 +159,7 @@ def chips_changed(user_ids) -> None:
 
 
 def _send_chips(user_ids: list[int]) -> None:
-    send = async_to_sync(get_channel_layer().group_send)
+    send = sends.group_send
     for pk, chips in User.objects.filter(pk__in=user_ids).values_list("pk", "chips"):
         send(user_group(pk), {"type": "user.chips", "chips": chips, "html": chips_fragment(chips)})
 
@@ -140,8 +204,7 @@ def _send_table_changed(table_id: int, created: bool) -> None:
 
 def _send_table_changed_now(table_id: int, created: bool) -> None:
     _lobby_changed(table_id)
-    layer = get_channel_layer()
-    send = async_to_sync(layer.group_send)
+    send = sends.group_send
     key = secrets.token_hex(8)
     game, html = lobby_message(table_id, created=created)
     message = {"type": "lobby.fragment", "html": html, "table_id": table_id, "created": created, "key": key}
@@ -224,7 +287,7 @@ def _send_watchers_changed_now(table_id: int) -> None:
     table = Table.objects.prefetch_related("seats", "watchers").filter(pk=table_id).first()
     if table is None:
         return
-    send = async_to_sync(get_channel_layer().group_send)
+    send = sends.group_send
     html = f'<span id="spectator-count" hx-swap-oob="true">{spectator_count(table)}</span>'
     send(table_group(table_id), {"type": "table.fragment", "html": html})
     if table.status == Table.Status.CLOSED:

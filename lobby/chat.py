@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -47,6 +45,7 @@ from django.utils.safestring import mark_safe
 
 from accounts.identity import PlayerRef
 from accounts.models import FLOOD_MUTE_REASON, ModerationAction, User
+from config import sends
 from games.core.errors import Refusal
 from lobby.broadcast import identity_key, table_group, user_group
 from lobby.models import ChatIgnore, ChatMessage, ChatReport, Table
@@ -249,7 +248,7 @@ def _announce(message: ChatMessage) -> None:
     fields = fields_of(message)
     with translation.override(settings.LANGUAGE_CODE):
         html = message_html(fields)
-    async_to_sync(get_channel_layer().group_send)(
+    sends.group_send(
         group_of(message.table_id),
         {"type": "chat.message", "html": html, "key": secrets.token_hex(8), "fields": fields,
          "room": message.room, "author": fields["author"]},
@@ -383,7 +382,7 @@ def unignore(*, owner: User, ignore_id: int) -> None:
 def _ignores_changed(user_id: int) -> None:
     # Every page of the player's reads the log again, without (or with) the writer.
     transaction.on_commit(
-        lambda: async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "chat.ignores"})
+        lambda: sends.group_send(user_group(user_id), {"type": "chat.ignores"})
     )
 
 
@@ -441,7 +440,7 @@ def delete(*, message: ChatMessage, by: User | None, reason: str = "") -> bool:
         "type": "chat.deleted", "html": f'<li id="chat-{pk}" hx-swap-oob="delete"></li>',
         "room": message.room, "author": author_tag(message.author_key),
     }
-    transaction.on_commit(lambda: async_to_sync(get_channel_layer().group_send)(group, event))
+    transaction.on_commit(lambda: sends.group_send(group, event))
     return True
 
 
@@ -480,5 +479,5 @@ def mute_for_flood(player: PlayerRef) -> datetime:
 def _mute_changed(user_id: int) -> None:
     # Every page of the player's shows its chat box as it now is (muted until when, or free).
     transaction.on_commit(
-        lambda: async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "chat.muted"})
+        lambda: sends.group_send(user_group(user_id), {"type": "chat.muted"})
     )

@@ -573,10 +573,7 @@ def _presence_changed(table_id: int, user_id: int | None, guest_token: str, chan
     table, or takes the last page of one away, the seat panels say so (the seat is
     marked away, and its host may free it between games); otherwise only the
     spectator count changed, which is the same for everybody."""
-    if changed and _seated(table_id, user_id, guest_token).exists():
-        broadcast.table_changed(table_id)
-    else:
-        broadcast.watchers_changed(table_id)
+    broadcast.watchers_changed(table_id, seats=changed and _seated(table_id, user_id, guest_token).exists())
 
 
 def watcher_remove(*, channel_name: str) -> int | None:

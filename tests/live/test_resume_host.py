@@ -270,7 +270,9 @@ def countdown_ms(page: str) -> int:
     return int(found.group(1))
 
 
-async def test_a_rebuilt_game_counts_down_once_all_its_players_are_back(fake_clock, host, opponent, monkeypatch):
+async def test_a_rebuilt_game_counts_down_once_all_its_players_are_back(
+    fake_clock, host, opponent, monkeypatch, caplog
+):
     """The first page back is told the game goes on in at most RESUME_WAIT_SECONDS and the
     countdown; once the other is back too, both are told 3 s, and it goes on 3 s later,
     whenever they came back: each player sees the whole countdown."""
@@ -295,6 +297,7 @@ async def test_a_rebuilt_game_counts_down_once_all_its_players_are_back(fake_clo
     p2 = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(opponent))
     for ws in (p1, p2):  # (p1 saw the other's old page go first: the region said so)
         await receive_until(ws, r'reconnect-server"[^>]*data-back-ms="3000"')
+    assert "waited=6.500 all_back=True" in caplog.text  # 2.5 s and 4 s
     fake_clock.t += 2.9
     await tick(table.pk)
     await p2.send_json_to({"intent": "drop", "column": 4, "seq": 2})
@@ -311,7 +314,7 @@ async def test_a_rebuilt_game_counts_down_once_all_its_players_are_back(fake_clo
 
 
 async def test_a_player_who_does_not_come_back_holds_a_rebuilt_game_only_so_long(
-    fake_clock, host, opponent, monkeypatch
+    fake_clock, host, opponent, monkeypatch, caplog
 ):
     """RESUME_WAIT_SECONDS and the countdown after the rebuild, the game goes on without
     the page that did not come back (whose seat then has its 30 s, as any seat away)."""
@@ -335,6 +338,8 @@ async def test_a_player_who_does_not_come_back_holds_a_rebuilt_game_only_so_long
     await tick(table.pk)
     await receive_until(p2, "to move")
     assert new.tables[table.pk].started
+    assert f"game counts down table={table.pk} game=" in caplog.text
+    assert "waited=10.000 all_back=False" in caplog.text
     await p2.send_json_to({"intent": "drop", "column": 4, "seq": 3})
     await receive_until(p2, r"a2:3\b")
     await p2.send_json_to({"intent": "forfeit"})

@@ -232,7 +232,7 @@ def test_watchers_leaving_a_closed_table_tell_no_lobby(host, outsider, make_tabl
     from lobby import broadcast
 
     told = []
-    monkeypatch.setattr(broadcast, "watchers_changed", told.append)
+    monkeypatch.setattr(broadcast, "watchers_changed", lambda table_id, seats=False: told.append(table_id))
     table = make_table(ref(host))
     services.watcher_add(table_id=table.pk, channel_name="specific.a", player=ref(outsider), server="gone")
     services.watcher_add(table_id=table.pk, channel_name="specific.b", player=None, server="gone")
