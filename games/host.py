@@ -229,11 +229,14 @@ class LiveTable:
     def players_to_wait_for(self) -> bool:
         """Whether a seat of a rebuilt game has a player still in it whose page has not
         come back to this host."""
+        return bool(self.seats_not_back())
+
+    def seats_not_back(self) -> list[int]:
         live = self.live
-        return any(
-            not conn.seen and seat not in live.bot_seats and not live.has_left(seat)
-            for seat, conn in self.connections.items()
-        )
+        return [
+            seat for seat, conn in self.connections.items()
+            if not conn.seen and seat not in live.bot_seats and not live.has_left(seat)
+        ]
 
     def countdown_begins(self) -> bool:
         """A rebuilt game that waits for its players' pages counts down once they are
@@ -251,8 +254,9 @@ class LiveTable:
             if conn.gone_since is not None:
                 conn.gone_since += skipped
         log.info(
-            "game counts down table=%s game=%s waited=%.3f all_back=%s",
+            "game counts down table=%s game=%s waited=%.3f all_back=%s%s",
             self.table_id, self.game_id, RESUME_WAIT_SECONDS - skipped, not waited_all,
+            "" if not waited_all else f" not_back={self.seats_not_back()}",
         )
         return skipped > 0
 

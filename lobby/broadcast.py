@@ -101,7 +101,8 @@ class PresenceNews:
     def changed(self, table_id: int, seats: bool) -> None:
         box = sends.outbox()
         if box is None:
-            _send_presence(table_id, seats)
+            with translation.override(settings.LANGUAGE_CODE):
+                _send_presence({table_id: seats})
             return
         with self.lock:
             self.pending[table_id] = self.pending.get(table_id, False) or seats
@@ -122,21 +123,52 @@ class PresenceNews:
     def send(self) -> None:
         with self.lock:
             pending, self.pending, self.timed = self.pending, {}, False
-        for table_id, seats in sorted(pending.items()):
-            try:
-                _send_presence(table_id, seats)
-            except Exception:
-                log.exception("telling table %s's pages and the lobby who came failed", table_id)
+        try:
+            with translation.override(settings.LANGUAGE_CODE):
+                _send_presence(pending)
+        except Exception:
+            log.exception("telling tables %s's pages and the lobby who came failed", sorted(pending))
 
 
 presence_news = PresenceNews()
 
 
-def _send_presence(table_id: int, seats: bool) -> None:
-    if seats:
-        _send_table_changed(table_id, False)
-    else:
-        _send_watchers_changed(table_id)
+def _send_presence(pending: dict[int, bool]) -> None:
+    """The news of these tables' pages (table id → whether their seat panels changed),
+    all at once: their lobby rows read in one query, the game cards' numbers once."""
+    for table_id in pending:
+        _lobby_changed(table_id)
+    send = sends.group_send
+    rows = {table.pk: table for table in lobby_tables().filter(pk__in=list(pending))}
+    counts = game_counts_fragment()
+    for table_id, seats in sorted(pending.items()):
+        table = rows.get(table_id)
+        status = table.status if table is not None else (
+            Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+        )
+        if status is None:
+            continue  # no such table any more
+        key = secrets.token_hex(8)
+        if seats or status != Table.Status.CLOSED:  # a closed table has left every lobby already
+            if table is not None:
+                game = table.game
+                row = row_html(table).replace(f'id="table-{table_id}"', f'id="table-{table_id}" hx-swap-oob="true"', 1)
+            else:  # no longer listed (abandoned): its row goes
+                game, row = lobby_row_fragment(table_id)
+            message = {"type": "lobby.fragment", "html": row + counts, "table_id": table_id, "created": False,
+                       "key": key}
+            _send_lobby(send, game, message)
+        if seats:
+            send(table_group(table_id), {**table_changed_message(table_id), "table_id": table_id, "key": key})
+        else:
+            spectators = spectator_count(table) if table is not None else _spectators(table_id)
+            html = f'<span id="spectator-count" hx-swap-oob="true">{spectators}</span>'
+            send(table_group(table_id), {"type": "table.fragment", "html": html})
+
+
+def _spectators(table_id: int) -> int:
+    table = Table.objects.prefetch_related("seats", "watchers").filter(pk=table_id).first()
+    return spectator_count(table) if table is not None else 0
 
 
 def _lobby_changed(table_id: int) -> None:
@@ -274,28 +306,6 @@ def table_changed_message(table_id: int) -> dict:
         "owners": owners,
         "running": table.status == Table.Status.RUNNING,
     }
-
-
-def _send_watchers_changed(table_id: int) -> None:
-    with translation.override(settings.LANGUAGE_CODE):
-        _send_watchers_changed_now(table_id)
-
-
-def _send_watchers_changed_now(table_id: int) -> None:
-
-    _lobby_changed(table_id)
-    table = Table.objects.prefetch_related("seats", "watchers").filter(pk=table_id).first()
-    if table is None:
-        return
-    send = sends.group_send
-    html = f'<span id="spectator-count" hx-swap-oob="true">{spectator_count(table)}</span>'
-    send(table_group(table_id), {"type": "table.fragment", "html": html})
-    if table.status == Table.Status.CLOSED:
-        return  # no lobby lists it any more
-    game, row = lobby_message(table_id)
-    message = {"type": "lobby.fragment", "html": row, "table_id": table_id, "created": False,
-               "key": secrets.token_hex(8)}
-    _send_lobby(send, game, message)
 
 
 def _send_lobby(send, game: str | None, message: dict) -> None:
