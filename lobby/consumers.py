@@ -181,20 +181,21 @@ class TableConsumer(ChatConsumer):
         # through the layer (games/hub.py).
         self.hub = hub()
         await self.hub.attach(self.table_id, self.channel_name, self.deliver, self.language)
-        game = await database_sync_to_async(services.watcher_add)(
-            table_id=self.table_id,
-            channel_name=self.channel_name,
-            player=self.player,
-            server=presence.SERVER_ID,
-        )
-        if game is None:
+        # The page, its seat and the table's state, in one trip to the database's thread:
+        # after a restart every page comes back at once, and each trip waits for theirs.
+        arrived = await database_sync_to_async(self._arrive)()
+        if arrived is None:
             await self.send_error(gettext("There is no such table, or it is closed."), "NO_SUCH_TABLE")
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        game, self.seat, self.running = arrived
         self.watching = True
         self.frames = (*wire.TABLE_FRAMES, *live_frames(game))
         start_hosting()  # already running under Daphne (lobby/presence.py); not in tests
-        await self.refresh_seat()
+        if self.running:
+            # The game first (a seat's page that comes back after a restart lets its game
+            # count down), then the panels, which take a trip of their own.
+            await self.to_host(messages.Sync)
         # The page may be older than the table (Back, a tab woken up): its panels afresh,
         # and, once a game is over, its results in place of whatever the page still shows
         # of it (a game that ended while this page was away).
@@ -210,8 +211,16 @@ class TableConsumer(ChatConsumer):
 
         # One frame: the panels, the results if any, and the chat as it is now.
         await self.chat_arrived(before=news)
-        if self.running:
-            await self.to_host(messages.Sync)
+
+    def _arrive(self) -> tuple[str, int | None, bool] | None:
+        """Record the open page; its table's game, this page's seat and whether a game
+        runs (None: no such table, or closed)."""
+        game = services.watcher_add(
+            table_id=self.table_id, channel_name=self.channel_name, player=self.player, server=presence.SERVER_ID
+        )
+        if game is None:
+            return None
+        return (game, *selectors.seat_and_status(self.table_id, self.player))
 
     async def on_disconnect(self) -> None:
         if getattr(self, "hub", None) is not None:

@@ -50,13 +50,23 @@ class ClientError(Refusal):
     another table's id), however well formed."""
 
 
+async def _user_is_banned(scope: dict[str, Any]) -> bool:
+    """Whether the connection's session belongs to a banned account: read from the user
+    that Channels' AuthMiddleware loaded for it, with no second trip to the database's
+    thread (which a crowd of pages coming back to a restarted server queues on). Only a
+    session whose user it could not load (a ban signs the account out) is looked up."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        return user.banned_at is not None
+    session = scope.get("session")
+    if session is None or SESSION_KEY not in session:
+        return False
+    return await _session_user_is_banned(session)
+
+
 @database_sync_to_async
 def _session_user_is_banned(session: Any) -> bool:
-
-    user_id = session.get(SESSION_KEY) if session is not None else None
-    if user_id is None:
-        return False
-    return User.objects.filter(pk=user_id, banned_at__isnull=False).exists()
+    return User.objects.filter(pk=session.get(SESSION_KEY), banned_at__isnull=False).exists()
 
 
 class ServerSendMiddleware:
@@ -188,7 +198,7 @@ class SiteConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_SERVICE_RESTART)
             return
         self.language = language_of_scope(self.scope)
-        if await _session_user_is_banned(self.scope.get("session")):
+        if await _user_is_banned(self.scope):
             await self.accept()
             await self.send_error(gettext("This account is banned."), "BANNED")
             await self.close(code=CLOSE_BANNED)

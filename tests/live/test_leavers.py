@@ -73,7 +73,22 @@ async def test_leave_during_the_countdown_leaves_as_the_game_starts(host, oppone
     p1, p3 = sockets[0], sockets[2]
     await receive_until(p3, "A game is being played")  # the page knows the game runs
     await p3.send_json_to({"intent": "forfeit"})  # during the 3-2-1: not lost
+    await left_at_the_start(table.pk, 3)  # (the socket's way to the host is its own: not before the tick)
     fake_clock.t += 3.01
     await tick(table.pk)
     await receive_until(p3, 'id="seat-panel"[^>]*data-my-seat="0"')
     assert "Left the game" in await receive_until(p1, "Left the game")
+
+
+async def left_at_the_start(table_id: int, seat: int, timeout: float = 3.0) -> None:
+    """Once the table's host has the seat's Leave, pressed during the countdown."""
+    from games import host as game_host
+
+    async def wait():
+        while True:
+            table = game_host.GameHostConsumer.host.tables.get(table_id)
+            if table is not None and seat in table.leave_at_start:
+                return
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(wait(), timeout)
