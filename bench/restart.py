@@ -39,6 +39,10 @@ play S seconds (default 5), then:
    its tables, tells their pages, writes their inputs and exits:
    ``sigterm_exit_s`` is from the signal to its exit), then a new Daphne as above.
 
+Before the restarts: ``server_cpu_share_before_stop``, the server's CPU seconds a second
+over the S seconds of play before the SIGKILL (1.0: its core is full; the restart's
+work comes on top of it).
+
 What each restart prints, with the prefix ``sigkill_`` or ``sigterm_``:
 
 - ``down_s``: from the signal to the new server accepting connections (``boot_s``:
@@ -47,12 +51,14 @@ What each restart prints, with the prefix ``sigkill_`` or ``sigterm_``:
   the seconds from the restart (the moment the new server first accepts a TCP
   connection on its port) to its first input applied after it. The new server rebuilds
   the games one at a time, and each table counts down 3 s from its rebuild (its line
-  ``game resumed``, whose appearance in the log the bench notes, read every 20 ms) and
-  goes on with its engine's clock where its last write left it (the stored batches'
-  clock); its first input after that is the first entry of the first batch the new
-  server writes for it (a batch number past those stored before). So: the seconds to
-  its rebuild line, plus the 3 s, plus the engine time from that clock to that entry
-  (TetriWar's engine counts ms, the others s). At the staked tables this agrees, to a
+  ``game resumed``, whose appearance in the log the bench notes, read every 20 ms; a
+  table with players, the staked ones, once their pages are back or 10 s after the
+  rebuild: its line ``game counts down``) and goes on with its engine's clock where its
+  last write left it (the stored batches' clock); its first input after that is the
+  first entry of the first batch the new server writes for it (a batch number past those
+  stored before). So: the seconds to that line, plus the 3 s, plus the engine time from
+  that clock to that entry (TetriWar's engine counts ms, the others s).
+  ``waited_for_pages_p50_s`` / ``_max_s``: from a staked table's rebuild to its countdown. At the staked tables this agrees, to a
   few tens of ms, with ``staked_first_ack_max_s``: from the restart to the first
   acknowledgement one of its players received, the latest table's. ``written_p50_s`` /
   ``written_p99_s``: the same to the ``written_at`` of that batch, when the input was
