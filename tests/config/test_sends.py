@@ -12,7 +12,6 @@ from channels.layers import get_channel_layer
 from config import sends
 
 
-
 @pytest.fixture
 async def served():
     sends.serve_from()
