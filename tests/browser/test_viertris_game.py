@@ -59,6 +59,10 @@ def test_a_short_game_between_two_players_with_a_spectator(
 
     # Eight moves: the host with the mouse, the opponent with the keyboard.
     for move in range(8):
+        mover = p1 if move % 2 == 0 else p2
+        # The mover's own page has the last move (the spectator's may have had it first):
+        # a page plays only on its turn as it knows it.
+        expect(mover.locator("#vt-log li")).to_have_count(move)
         if move % 2 == 0:
             p1.get_by_role("button", name=f"Drop in column {1 + move // 2}").click()
         else:
