@@ -211,7 +211,7 @@ class LiveTable:
         self.connections: dict[int, Connection] = {seat: Connection() for seat in live.seats}
         self.resumed = resume_at is not None
         self.start_at = COUNTDOWN_SECONDS if resume_at is None else resume_at
-        self.waits_for_pages = self.resumed and self.players_to_wait_for()
+        self.waits_for_pages = self.resumed and bool(self.seats_not_back())
         wait = RESUME_WAIT_SECONDS if self.waits_for_pages else 0.0
         self.epoch = clock() - (self.start_at - COUNTDOWN_SECONDS - wait)
         self.started = False
@@ -226,12 +226,9 @@ class LiveTable:
     def now(self) -> float:
         return clock() - self.epoch
 
-    def players_to_wait_for(self) -> bool:
-        """Whether a seat of a rebuilt game has a player still in it whose page has not
-        come back to this host."""
-        return bool(self.seats_not_back())
-
     def seats_not_back(self) -> list[int]:
+        """The seats of a rebuilt game with a player still in it whose page has not come
+        back to this host."""
         live = self.live
         return [
             seat for seat, conn in self.connections.items()
@@ -245,7 +242,7 @@ class LiveTable:
         keep their time). Whether it moved (the pages then learn the new countdown)."""
         now = self.now()
         waited_all = now >= self.start_at - COUNTDOWN_SECONDS
-        if not waited_all and self.players_to_wait_for():
+        if not waited_all and self.seats_not_back():
             return False
         self.waits_for_pages = False
         skipped = max(0.0, (self.start_at - COUNTDOWN_SECONDS) - now)

@@ -151,8 +151,7 @@ def _send_presence(pending: dict[int, bool]) -> None:
         key = secrets.token_hex(8)
         if seats or status != Table.Status.CLOSED:  # a closed table has left every lobby already
             if table is not None:
-                game = table.game
-                row = row_html(table).replace(f'id="table-{table_id}"', f'id="table-{table_id}" hx-swap-oob="true"', 1)
+                game, row = table.game, _row_update(table)
             else:  # no longer listed (abandoned): its row goes
                 game, row = lobby_row_fragment(table_id)
             message = {"type": "lobby.fragment", "html": row + counts, "table_id": table_id, "created": False,
@@ -203,10 +202,14 @@ def lobby_row_fragment(table_id: int, *, created: bool = False) -> tuple[str | N
     if table is None:
         game = Table.objects.filter(pk=table_id).values_list("game", flat=True).first()
         return game, f'<li id="table-{table_id}" hx-swap-oob="delete"></li>'
-    row = row_html(table)
     if created:
-        return table.game, f'<div hx-swap-oob="afterbegin:#table-list">{row}</div>'
-    return table.game, row.replace(f'id="table-{table_id}"', f'id="table-{table_id}" hx-swap-oob="true"', 1)
+        return table.game, f'<div hx-swap-oob="afterbegin:#table-list">{row_html(table)}</div>'
+    return table.game, _row_update(table)
+
+
+def _row_update(table: Table) -> str:
+    """A listed table's lobby row, replacing the one the lobby shows."""
+    return row_html(table).replace(f'id="table-{table.pk}"', f'id="table-{table.pk}" hx-swap-oob="true"', 1)
 
 
 def lobby_message(table_id: int, *, created: bool = False) -> tuple[str | None, str]:

@@ -259,6 +259,20 @@ async def test_what_comes_while_the_games_are_rebuilt_is_bounded(monkeypatch):
     assert len(new.waiting) == game_host.QUEUE_LIMIT + 5 and new.dropped == 6
 
 
+async def killed_after_a_written_move(host, opponent, fake_clock):
+    """A Viertris game at a stake whose first move was written, then its process died
+    and its pages went; the table, and the version of the broadcast of that move."""
+    table = await database_sync_to_async(ready_table)("viertris", OPTIONS, (host, opponent), 100)
+    p1, p2 = await started_sockets(table, (host, opponent), fake_clock, "to move")
+    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
+    moved = version(await receive_until(p1, r"a1:1\b"))
+    await the_host().journal.flush()
+    await killed(table.pk)
+    for ws in (p1, p2):
+        await ws.disconnect()
+    return table, moved
+
+
 def version(frame: str) -> int:
     return int(re.match(r"<!--v(\d+)", frame).group(1))
 
@@ -276,14 +290,7 @@ async def test_a_rebuilt_game_counts_down_once_all_its_players_are_back(
     """The first page back is told the game goes on in at most RESUME_WAIT_SECONDS and the
     countdown; once the other is back too, both are told 3 s, and it goes on 3 s later,
     whenever they came back: each player sees the whole countdown."""
-    table = await database_sync_to_async(ready_table)("viertris", OPTIONS, (host, opponent), 100)
-    p1, p2 = await started_sockets(table, (host, opponent), fake_clock, "to move")
-    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
-    before = version(await receive_until(p1, r"a1:1\b"))
-    await the_host().journal.flush()
-    await killed(table.pk)
-    for ws in (p1, p2):
-        await ws.disconnect()
+    table, before = await killed_after_a_written_move(host, opponent, fake_clock)
 
     await restarted(monkeypatch)
     fake_clock.t += 2.5  # the pages take their time to come back
@@ -318,14 +325,7 @@ async def test_a_player_who_does_not_come_back_holds_a_rebuilt_game_only_so_long
 ):
     """RESUME_WAIT_SECONDS and the countdown after the rebuild, the game goes on without
     the page that did not come back (whose seat then has its 30 s, as any seat away)."""
-    table = await database_sync_to_async(ready_table)("viertris", OPTIONS, (host, opponent), 100)
-    p1, p2 = await started_sockets(table, (host, opponent), fake_clock, "to move")
-    await p1.send_json_to({"intent": "drop", "column": 3, "seq": 1})
-    await receive_until(p1, r"a1:1\b")
-    await the_host().journal.flush()
-    await killed(table.pk)
-    for ws in (p1, p2):
-        await ws.disconnect()
+    table, _ = await killed_after_a_written_move(host, opponent, fake_clock)
 
     new = await restarted(monkeypatch)
     p2 = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(opponent))
