@@ -31,8 +31,8 @@ play S seconds (default 5), then:
    running counted; a new Daphne starts on the same port and database. Every page
    reconnects as the site's pages do (htmx's WebSocket extension with the site's delays,
    static/js/socket_retry.js: after an abnormal close or a service restart, again after
-   a delay drawn from 0 to 0.25, 0.5, 1 … 16 s, the n-th retry in a row; after a close
-   for a table that is gone, never).
+   a delay drawn from 0 to 0.5 s for each of the first 20 retries in a row, then from
+   0 to 1, 2 … 16 s; after a close for a table that is gone, never).
 2. The bench waits (30 s at most) until every game that was running has written an
    input after the restart, or is no longer running; then S seconds of play.
 3. SIGTERM: the same with a graceful stop (the process refuses new sockets, stops
@@ -164,11 +164,13 @@ STAKE = 100  # chips a seat at a staked table
 CHIPS = 1000  # each player's chips before the run
 # A page's socket tries again as htmx's WebSocket extension (hx-ws 2) does with the
 # site's delays (static/js/socket_retry.js): after a close of one of these codes, a delay
-# drawn from 0 to RETRY_BASE_S * 2**min(n, RETRY_MAX_DOUBLINGS) before the n-th retry in a
-# row ("full jitter"); after any other close (4404: no such table) never.
+# drawn from 0 to RETRY_FLAT_S before each of the first RETRY_FLAT retries in a row, then
+# from 0 to RETRY_FLAT_S * 2**min(n - RETRY_FLAT, RETRY_MAX_DOUBLINGS) ("full jitter");
+# after any other close (4404: no such table) never.
 RETRY_CODES = frozenset({1006, 1011, 1012, 1013})
-RETRY_BASE_S = 0.25
-RETRY_MAX_DOUBLINGS = 6
+RETRY_FLAT_S = 0.5
+RETRY_FLAT = 20
+RETRY_MAX_DOUBLINGS = 5
 # The kinds whose bots end their games soonest (a minute or so) are started last, so that
 # as many games as possible still run at the first stop.
 START_ORDER = ("tetriwar", "blockkiller", "viertris", "tetrix", "thirdoption")
@@ -445,7 +447,8 @@ class Room:
             retries += 1
 
     def retry_delay(self, retries: int) -> float:
-        return self.rng.uniform(0, RETRY_BASE_S * 2 ** min(retries, RETRY_MAX_DOUBLINGS))
+        doublings = min(max(retries - RETRY_FLAT, 0), RETRY_MAX_DOUBLINGS)
+        return self.rng.uniform(0, RETRY_FLAT_S * 2**doublings)
 
     def read(self, setup: Setup, page: Page, conn: Conn, message: str) -> None:
         conn.greeted = True

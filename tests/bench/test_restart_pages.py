@@ -15,5 +15,6 @@ def constant(name: str) -> int:
 
 
 def test_the_bench_pages_wait_as_long_as_the_site_pages_before_trying_again():
-    assert restart.RETRY_BASE_S * 1000 == constant("BASE_MS")
+    assert restart.RETRY_FLAT_S * 1000 == constant("FLAT_MS")
+    assert restart.RETRY_FLAT == constant("FLAT_RETRIES")
     assert restart.RETRY_MAX_DOUBLINGS == constant("MAX_DOUBLINGS")

@@ -75,7 +75,8 @@ def test_a_player_sees_the_restart_counted_down_and_plays_on(site, practice, bro
     page.goto(practice["url"])
     page.wait_for_function(SOCKET_OPEN)
     # The page's socket tries again on the site's schedule (static/js/socket_retry.js).
-    assert page.evaluate("htmx.config.wsReconnectDelay(2, () => 1)") == 1000
+    assert page.evaluate("htmx.config.wsReconnectDelay(2, () => 1)") == 500
+    assert page.evaluate("htmx.config.wsReconnectDelay(21, () => 1)") == 1000
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(COUNTDOWNS)).to_have_count(0)
     expect(page.locator("#clock")).to_have_text(re.compile(r"^\d+:\d\d$"))
