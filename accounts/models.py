@@ -138,6 +138,9 @@ class ChipTransaction(models.Model):
         POT = "pot", _("Pot won")
         REFUND = "refund", _("Stake returned")
         ADMIN = "admin", _("Admin adjustment")
+        ARENA_FEE = "arena_fee", _("Arena entry fee")
+        ARENA_PRIZE = "arena_prize", _("Arena prize")
+        ARENA_REFUND = "arena_refund", _("Arena fee returned")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chip_transactions",
@@ -186,6 +189,10 @@ class ModerationAction(models.Model):
         UNMUTE = "unmute", _("Unmute in chat")
         DELETE_MESSAGE = "delete_message", _("Delete chat message")
         DISMISS_REPORT = "dismiss_report", _("Dismiss chat report")
+        CREATE_ARENA = "create_arena", _("Create arena")
+        EDIT_ARENA = "edit_arena", _("Edit arena")
+        CANCEL_ARENA = "cancel_arena", _("Cancel arena")
+        SCHEDULE_ARENA = "schedule_arena", _("Schedule weekly arena")
 
     admin = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="moderation_done",
@@ -199,6 +206,7 @@ class ModerationAction(models.Model):
     table_id = models.PositiveIntegerField(_("table number"), null=True, blank=True)
     game_id = models.PositiveIntegerField(_("game number"), null=True, blank=True)
     chat_message_id = models.PositiveIntegerField(_("chat message number"), null=True, blank=True)
+    arena_id = models.PositiveIntegerField(_("arena number"), null=True, blank=True)
     # English where the site wrote it (read: reason_words), as typed where a moderator did.
     reason = models.CharField(_("reason"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -210,7 +218,10 @@ class ModerationAction(models.Model):
 
     def __str__(self) -> str:
         target = self.user or (
-            f"game #{self.game_id}" if self.game_id else f"table #{self.table_id}" if self.table_id else ""
+            f"game #{self.game_id}" if self.game_id
+            else f"table #{self.table_id}" if self.table_id
+            else f"arena #{self.arena_id}" if self.arena_id
+            else ""
         )
         return f"{self.admin} {self.get_action_display().lower()} {target}"
 

@@ -20,6 +20,7 @@ from games import services as game_services
 from games.tetriwar.forms import HandlingForm
 from lobby import chat
 from lobby import services as table_services
+from lobby.arenas import arena_history
 from lobby.models import ChatIgnore
 
 
@@ -127,6 +128,7 @@ def _profile_context(user: User) -> dict:
         "history": game_selectors.game_history(user),
         "totals": game_selectors.player_totals(user),
         "ratings": game_selectors.player_ratings(user),
+        "arena_history": arena_history(user),
     }
 
 

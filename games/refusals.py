@@ -119,6 +119,7 @@ REFUSALS: dict[str, str] = {
     "RESTARTING": gettext_noop("The server is restarting: your game will continue."),
     # --- tables (lobby/services.py, games/services.py) --------------------------------
     "NO_SUCH_TABLE": gettext_noop("There is no such table."),
+    "NO_SUCH_ARENA": gettext_noop("There is no such arena."),
     "NO_SUCH_GAME": gettext_noop("There is no such game."),
     "NO_SUCH_SEAT": gettext_noop("There is no such seat at this table."),
     "WHO_ARE_YOU": gettext_noop("Log in, or choose a guest name, first."),

@@ -15,6 +15,7 @@ import socket
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -141,6 +142,17 @@ def setup_of(game: Game) -> dict[str, Any]:
     }
 
 
+# A game ended (``outcome``: its standings; None: aborted), sent in the transaction that
+# records it, before its table reopens: a receiver that answers True takes the table
+# over (an arena's, lobby/arenas.py, closes it and pairs its players again).
+game_over = Signal()
+
+
+def _taken_over(game: Game, parts: list[Participation], outcome: Outcome | None) -> bool:
+    responses = game_over.send(sender=Game, table_id=game.table_id, parts=parts, outcome=outcome)
+    return any(answer is True for _, answer in responses)
+
+
 def _reopen_table(table_id: int) -> None:
     """After a game the table waits for the next; bots are ready at once. A table
     where only bots were playing has nobody to play again: it closes."""
@@ -246,7 +258,8 @@ def game_finish(*, game_id: int, finished: FinishedGame) -> Game | None:
     game.termination = outcome.termination.value
     game.ended_at = timezone.now()
     game.save(update_fields=["status", "termination", "ended_at", "scored", "unscored_reason"])
-    _reopen_table(game.table_id)
+    if not _taken_over(game, parts, outcome):
+        _reopen_table(game.table_id)
     if game.stake:
         broadcast.chips_changed(p.user_id for p in parts)
     # Results are rendered from async code next: load everything they show now.
@@ -273,7 +286,8 @@ def game_abort(*, game_id: int, reason: str, announce: bool = False) -> Game | N
     game.abort_reason = reason[:200]
     game.ended_at = timezone.now()
     game.save(update_fields=["status", "termination", "abort_reason", "ended_at"])
-    _reopen_table(game.table_id)
+    if not _taken_over(game, parts, None):
+        _reopen_table(game.table_id)
     if announce:
         transaction.on_commit(lambda: _announce_abort(game.kind, game.table_id, game.pk, game.abort_reason))
     return game

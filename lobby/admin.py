@@ -6,18 +6,21 @@ from datetime import timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import PlayerAdmin
-from accounts.models import User
-from lobby import chat, services
-from lobby.models import ChatMessage, ChatReport, Seat, Table
+from accounts.models import ModerationAction, User
+from games.core import arena as arena_rules
+from lobby import arenas, chat, services
+from lobby.models import Arena, ArenaPlayer, ArenaSchedule, ChatMessage, ChatReport, Seat, Table
 
 
 class BanForm(forms.Form):
@@ -432,3 +435,152 @@ class ChatMessageAdmin(ChatRecordAdmin):
             authors=User.objects.filter(chat_messages__in=queryset),
             no_account=queryset.filter(author__isnull=True).count(),
         )
+
+
+# --- arenas (issue 51) ----------------------------------------------------------------
+def _game_choices():
+    from games.registry import GAMES
+
+    return [(slug, spec.name) for slug, spec in GAMES.items()]
+
+
+class ArenaRulesForm(forms.ModelForm):
+    """An arena's or a weekly arena's game, options, seats and length, checked by the
+    arenas' own rules (lobby/arenas.py): what the admin may save, a player could not
+    break."""
+
+    game = forms.ChoiceField(label=_("kind of game"), choices=_game_choices)
+    seats = forms.IntegerField(
+        label=_("players per game"), required=False, min_value=1,
+        help_text=_("Empty: as quick play seats the game (two; three for Block-Killer)."),
+    )
+
+    def clean(self):
+        data = super().clean()
+        from games.registry import get_game
+
+        spec = get_game(data.get("game") or "")
+        if spec is None:
+            return data
+        try:
+            data["options"] = arenas.clean_options(spec, data.get("options") or {})
+            seats = data.get("seats")
+            if seats is not None or isinstance(self.instance, Arena):
+                data["seats"] = arenas.table_size(spec, seats)
+            minutes = data.get("minutes")
+            if minutes is not None and not arena_rules.MIN_MINUTES <= minutes <= arena_rules.MAX_MINUTES:
+                raise arenas.ArenaError(
+                    "BAD_LENGTH",
+                    gettext("An arena lasts %(low)s to %(high)s minutes.")
+                    % {"low": arena_rules.MIN_MINUTES, "high": arena_rules.MAX_MINUTES},
+                )
+        except arenas.ArenaError as err:
+            raise forms.ValidationError(err.message, code=err.code) from None
+        return data
+
+
+class ArenaPlayerInline(admin.TabularInline):
+    model = ArenaPlayer
+    extra = 0
+    can_delete = False
+    fields = ("name", "status", "points", "games", "on_fire", "fee_paid", "rank", "prize")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ArenaTableInline(admin.TabularInline):
+    """The arena's games: each table the pairing made."""
+
+    model = Table
+    fk_name = "arena"
+    extra = 0
+    can_delete = False
+    fields = ("table_link", "status", "created_at")
+    readonly_fields = fields
+    verbose_name = _("arena game")
+    verbose_name_plural = _("arena games")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=pgettext_lazy("game table", "table"))
+    def table_link(self, table: Table) -> str:
+        url = reverse("admin:lobby_table_change", args=[table.pk])
+        return format_html('<a href="{}">#{} {}</a>', url, table.pk, table.title)
+
+
+@admin.register(Arena)
+class ArenaAdmin(admin.ModelAdmin):
+    form = ArenaRulesForm
+    list_display = ("id", "title", "game", "status", "starts_at", "minutes", "fee", "pool", "player_count")
+    list_filter = ("game", "status")
+    search_fields = ("title",)
+    fields = ("title", "game", "options", "seats", "starts_at", "minutes", "fee", "status", "pool", "schedule",
+              "created_by", "cancelled_reason", "finished_at")
+    inlines = [ArenaPlayerInline, ArenaTableInline]
+    actions = ["cancel_arenas"]
+
+    def get_readonly_fields(self, request, obj=None):
+        always = ("status", "pool", "schedule", "created_by", "cancelled_reason", "finished_at")
+        if obj is not None and (obj.status != Arena.Status.SCHEDULED or obj.starts_at <= timezone.now()):
+            return self.fields  # started, over or cancelled: as it was
+        return always
+
+    @admin.display(description=_("players"))
+    def player_count(self, arena: Arena) -> int:
+        return arena.players.count()
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        if not change:
+            made = arenas.arena_create(
+                by=request.user, title=data["title"], game=data["game"], starts_at=data["starts_at"],
+                minutes=data["minutes"], fee=data["fee"], options=data["options"], seats=data["seats"],
+            )
+            obj.pk = made.pk
+            obj.refresh_from_db()
+            return
+        if not form.changed_data:
+            return
+        try:
+            with transaction.atomic():
+                arenas.arena_edited(arena=Arena.objects.select_for_update().get(pk=obj.pk), by=request.user)
+                super().save_model(request, obj, form, change)
+        except arenas.ArenaError as err:
+            self.message_user(request, err.message, messages.ERROR)
+
+    @admin.action(description=_("Cancel the selected arenas (entry fees returned)"))
+    def cancel_arenas(self, request, queryset):
+        done = 0
+        for arena in queryset:
+            try:
+                arenas.arena_cancel(
+                    arena_id=arena.pk, by=request.user,
+                    reason=f"Cancelled by the moderator {request.user.get_username()}.",
+                )
+                done += 1
+            except arenas.ArenaError as err:
+                self.message_user(request, f"#{arena.pk}: {err.message}", messages.WARNING)
+        self.message_user(
+            request, ngettext("Cancelled %(count)d arena.", "Cancelled %(count)d arenas.", done) % {"count": done},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(ArenaSchedule)
+class ArenaScheduleAdmin(admin.ModelAdmin):
+    form = ArenaRulesForm
+    list_display = ("title", "game", "weekday", "time_utc", "minutes", "fee", "active")
+    list_filter = ("game", "active")
+    fields = ("title", "game", "options", "seats", "weekday", "time_utc", "minutes", "fee", "active")
+
+    def save_model(self, request, obj, form, change):
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            ModerationAction.objects.create(
+                admin=request.user, action=ModerationAction.Action.SCHEDULE_ARENA,
+                reason=f"{obj} ({'changed' if change else 'added'})"[:200],
+            )
+        arenas.arenas_scheduled()

@@ -5,6 +5,7 @@ import logging
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
@@ -19,7 +20,7 @@ from games.hub import hub
 from games.live import live_frames
 from games.registry import GAMES
 from games.replays import last_results_region
-from lobby import chat, presence, selectors, services
+from lobby import arenas, chat, presence, selectors, services
 from lobby.broadcast import (
     identity_key,
     lobby_group,
@@ -138,13 +139,40 @@ class LobbyConsumer(ChatConsumer):
     """The live lobby: receives a row fragment whenever a table changes, and the lobby's chat."""
 
     async def on_connect(self) -> None:
-        game = self.scope.get("query_string", b"").decode().partition("game=")[2].split("&")[0]
+        query = parse_qs(self.scope.get("query_string", b"").decode(), max_num_fields=4)
+        arena = (query.get("arena") or [""])[0]
+        if arena:
+            # An arena's page: its board as it changes (lobby/arenas.py), and nothing of
+            # the lobby's. Any number names a group; one that names no arena hears nothing.
+            if not (arena.isascii() and arena.isdigit()) or len(arena) > 12:
+                await self.accept()
+                await self.send_error(gettext("There is no such arena."), "NO_SUCH_ARENA")
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            self.arena_page = True
+            await self.join(arenas.arena_group(int(arena)))
+            await self.accept()
+            return
+        game = (query.get("game") or [""])[0]
         await self.join(lobby_group(game if game in GAMES else None))
         await self.join(chat.LOBBY_CHAT_GROUP)
         await self.accept()
         await self.chat_arrived()
 
+    async def arena_board(self, event: dict[str, Any]) -> None:
+        html = event["html"]
+        if self.language != settings.LANGUAGE_CODE:
+            try:
+                html = await translated(event["key"], "board", self.language, arenas.board_in, event["arena_id"])
+            except Exception:
+                log.exception("rendering arena %s's board in %s failed", event["arena_id"], self.language)
+        await self.relay(html)
+
+    arena_page = False
+
     async def handle_text(self, text: str) -> None:
+        if self.arena_page:  # an arena's board only listens
+            wire.decode(text, ())
         frame = wire.decode(text, wire.LOBBY_FRAMES)
         await self.say(frame.text)
 

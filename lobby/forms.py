@@ -2,6 +2,10 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from games.forms import words
+from games.registry import GAMES
 
 
 class TableForm(forms.Form):
@@ -33,3 +37,21 @@ class TableForm(forms.Form):
 
 class SeatForm(forms.Form):
     seat = forms.IntegerField(min_value=1, max_value=12)
+
+
+# A player's friendly arena, from the lobby (lobby/arena_views.py).
+ARENA_STARTS_IN = (0, 5, 15, 30, 60)  # minutes from now
+ARENA_LENGTHS = (10, 20, 30, 45, 60, 90, 120)  # minutes
+
+
+class ArenaForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=80)
+    game = forms.ChoiceField(label=_("Game"), choices=lambda: [(s, g.name) for s, g in GAMES.items()])
+    minutes = forms.TypedChoiceField(
+        label=_("Length"), coerce=int, initial=30,
+        choices=[(m, words(gettext_noop("%(n)s minutes"), n=m)) for m in ARENA_LENGTHS],
+    )
+    starts_in = forms.TypedChoiceField(
+        label=_("Starts"), coerce=int, initial=5,
+        choices=[(m, words(gettext_noop("in %(n)s minutes"), n=m) if m else _("now")) for m in ARENA_STARTS_IN],
+    )

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from django.conf import settings
@@ -60,6 +61,10 @@ class Table(models.Model):
     host_guest_token = models.CharField(_("host's guest token"), max_length=32, blank=True)
     host_name = models.CharField(_("host's name"), max_length=150)
     closed_reason = models.CharField(_("why it closed"), max_length=200, blank=True)
+    # an arena's game (issue 51): made by its pairing, closed when the game ends
+    arena = models.ForeignKey(
+        "Arena", verbose_name=_("arena"), null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -405,3 +410,156 @@ class ChatIgnore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.owner} ignores {self.author_name}"
+
+
+class ArenaSchedule(models.Model):
+    """An arena held every week at the same hour (issue 51), made by staff in the admin:
+    each coming one is created a week ahead (lobby/arenas.py ``arenas_scheduled``)."""
+
+    class Weekday(models.IntegerChoices):
+        MONDAY = 0, _("Monday")
+        TUESDAY = 1, _("Tuesday")
+        WEDNESDAY = 2, _("Wednesday")
+        THURSDAY = 3, _("Thursday")
+        FRIDAY = 4, _("Friday")
+        SATURDAY = 5, _("Saturday")
+        SUNDAY = 6, _("Sunday")
+
+    title = models.CharField(_("title"), max_length=80)
+    game = models.CharField(_("kind of game"), max_length=32)  # a slug of games.registry
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seats = models.PositiveSmallIntegerField(
+        _("players per game"), null=True, blank=True, help_text=_("Empty: as quick play seats the game.")
+    )
+    weekday = models.PositiveSmallIntegerField(_("weekday"), choices=Weekday.choices)
+    time_utc = models.TimeField(_("time (UTC)"))
+    minutes = models.PositiveSmallIntegerField(_("length in minutes"))
+    fee = models.PositiveIntegerField(_("entry fee"), default=0, help_text=_("Chips; 0 is friendly."))
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("weekly arena")
+        verbose_name_plural = _("weekly arenas")
+        ordering = ["weekday", "time_utc", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.get_weekday_display()} {self.time_utc:%H:%M} UTC)"
+
+
+class Arena(models.Model):
+    """A tournament of one game (issue 51): players join, are paired as their games end,
+    and score by place (games/core/arena.py) until its time is up."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Starts soon")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    title = models.CharField(_("title"), max_length=80)
+    game = models.CharField(_("kind of game"), max_length=32)  # a slug of games.registry
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    # players at each of its tables (the rest, when fewer wait, at a smaller one)
+    seats = models.PositiveSmallIntegerField(_("players per game"), default=2)
+    starts_at = models.DateTimeField(_("starts at"))
+    minutes = models.PositiveSmallIntegerField(_("length in minutes"))
+    fee = models.PositiveIntegerField(_("entry fee"), default=0, help_text=_("Chips; 0 is friendly."))
+    pool = models.PositiveIntegerField(_("prize pool"), default=0)  # the fees paid in and not refunded
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    schedule = models.ForeignKey(
+        ArenaSchedule, verbose_name=_("weekly arena"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="arenas",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    cancelled_reason = models.CharField(_("why it was cancelled"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("arena")
+        verbose_name_plural = _("arenas")
+        ordering = ["starts_at", "id"]
+        indexes = [models.Index(fields=["status", "starts_at"], name="arena_status_start")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(minutes__gte=10) & models.Q(minutes__lte=120), name="arena_10_to_120_minutes"
+            ),
+            models.UniqueConstraint(fields=["schedule", "starts_at"], name="arena_once_per_schedule_slot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("lobby:arena", args=[self.pk])
+
+    @property
+    def ends_at(self) -> dt.datetime:
+        return self.starts_at + dt.timedelta(minutes=self.minutes)
+
+    @property
+    def is_competitive(self) -> bool:
+        return self.fee > 0
+
+
+class ArenaPlayer(models.Model):
+    """A player of an arena: their score, streak and whether they want another game."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Playing")
+        PAUSED = "paused", _("Paused")
+        LEFT = "left", pgettext_lazy("arena player status", "Left")
+
+    arena = models.ForeignKey(Arena, verbose_name=_("arena"), on_delete=models.CASCADE, related_name="players")
+    # lobby.broadcast.identity_key: "u<user id>" or "g<guest token>"
+    player_key = models.CharField(_("player key"), max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="arena_entries",
+    )
+    guest_token = models.CharField(_("guest token"), max_length=32, blank=True)
+    name = models.CharField(_("name"), max_length=150)
+    ip = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
+    rating = models.FloatField(_("rating"))  # games.ratings.matching_rating as the player joined
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    points = models.PositiveIntegerField(_("points"), default=0)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    firsts = models.PositiveSmallIntegerField(_("firsts in a row"), default=0)
+    on_fire = models.BooleanField(_("on fire"), default=False)
+    fee_paid = models.PositiveIntegerField(_("fee paid"), default=0)
+    prize = models.PositiveIntegerField(_("prize"), default=0)
+    rank = models.PositiveIntegerField(_("final rank"), null=True, blank=True)
+    # the keys of the last game's opponents (never the same again while others wait)
+    last_opponents = models.JSONField(_("last opponents"), default=list, blank=True)
+    waiting_since = models.DateTimeField(_("waiting since"), null=True, blank=True)  # None: not waiting
+    table = models.ForeignKey(
+        Table, verbose_name=pgettext_lazy("game table", "table"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )  # the arena game they are at, if any
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("arena player")
+        verbose_name_plural = _("arena players")
+        ordering = ["-points", "games", "-rating", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["arena", "player_key"], name="arena_player_once"),
+            models.CheckConstraint(
+                condition=models.Q(fee_paid=0) | models.Q(user__isnull=False), name="arena_fee_from_accounts"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.arena}"
+
+    @property
+    def joined(self) -> int:  # games.core.arena's order of joining
+        return self.pk or 0
+
+    @property
+    def display_name(self) -> str:
+        return guest_mark(self.name) if self.user_id is None else self.name

@@ -116,7 +116,7 @@ def pairings(waiting: Sequence[W], size: int, now: dt.datetime) -> list[list[W]]
 # --- Joining and leaving ---------------------------------------------------------------
 
 
-def _ref(entry: QueueEntry) -> PlayerRef:
+def _ref(entry: Matched) -> PlayerRef:
     return PlayerRef(user_id=entry.user_id, guest_token=entry.guest_token, name=entry.name)
 
 
@@ -322,15 +322,37 @@ def _match_game(spec: GameSpec, now: dt.datetime) -> list[Table]:
 
 
 def _seat_and_start(spec: GameSpec, stake: int, group: list[QueueEntry]) -> Table | None:
-    """A new table of the game's default options for the group, the longest waiter its
-    host, everybody seated and ready, and its game started (after the usual countdown)
-    with the stakes taken as at any competitive table.
+    """A new table of the game's default options for the group (``seat_and_start``);
+    whoever may no longer play leaves the queue, and the others wait on."""
+    table, unable = seat_and_start(spec, stake, group, options=spec.options_form.defaults())
+    QueueEntry.objects.filter(pk__in=[e.pk for e in unable]).delete()
+    return table
 
-    Whoever may no longer play (seated elsewhere meanwhile, chips spent) leaves the
-    queue and nothing is made: the others wait on. If the table still cannot be made,
-    its host may open no more tables (``TABLES_PER_HOST``, or per address): the host
-    leaves the queue."""
-    unable = []
+
+class Matched(Protocol):
+    """Someone matched, as ``seat_and_start`` reads them (a ``QueueEntry``, an
+    ``ArenaPlayer``)."""
+
+    user_id: int | None
+    guest_token: str
+    name: str
+    ip: str | None
+
+
+M = TypeVar("M", bound=Matched)
+
+
+def seat_and_start(
+    spec: GameSpec, stake: int, group: Sequence[M], *, options: dict, arena_id: int | None = None
+) -> tuple[Table | None, list[M]]:
+    """A new table of ``options`` for the group, the first its host, everybody seated and
+    ready, and its game started (after the usual countdown) with the stakes taken as at
+    any competitive table; an arena's table (``arena_id``) names its arena.
+
+    Returns the table, or None and who may no longer play (seated elsewhere meanwhile,
+    chips spent): then nothing is made. If the table still cannot be made, its host may
+    open no more tables (``TABLES_PER_HOST``, or per address): the host cannot play."""
+    unable: list[M] = []
     for entry in group:
         try:
             with transaction.atomic():
@@ -342,15 +364,16 @@ def _seat_and_start(spec: GameSpec, stake: int, group: list[QueueEntry]) -> Tabl
             with transaction.atomic():
                 host = group[0]
                 table = table_create(
-                    player=_ref(host), game=spec.slug, options=spec.options_form.defaults(),
+                    player=_ref(host), game=spec.slug, options=options,
                     seats_total=len(group), stake=stake, ip=host.ip,
                 )
+                if arena_id is not None:
+                    Table.objects.filter(pk=table.pk).update(arena_id=arena_id)
                 for number, entry in enumerate(group[1:], start=2):
                     seat_take(table_id=table.pk, player=_ref(entry), number=number, ip=entry.ip)
                 for entry in group:
                     seat_ready(table_id=table.pk, player=_ref(entry), ready=True)
-                return table_start(table_id=table.pk, player=_ref(host))
+                return table_start(table_id=table.pk, player=_ref(host)), []
         except TableError:
             unable = [group[0]]
-    QueueEntry.objects.filter(pk__in=[e.pk for e in unable]).delete()
-    return None
+    return None, unable

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lobby import views
+from lobby import arena_views, views
 
 app_name = "lobby"
 urlpatterns = [
@@ -24,6 +24,12 @@ urlpatterns = [
     path("queue/leave/", views.queue_leave, name="queue_leave"),
     path("queue/keep/", views.queue_keep, name="queue_keep"),
     path("queue/banner/", views.queue_banner, name="queue_banner"),
+    path("arena/new/", arena_views.arena_new, name="arena_new"),
+    path("arena/<int:arena_id>/", arena_views.arena, name="arena"),
+    path("arena/<int:arena_id>/status/", arena_views.arena_status, name="arena_status"),
+    path("arena/<int:arena_id>/join/", arena_views.arena_join, name="arena_join"),
+    path("arena/<int:arena_id>/pause/", arena_views.arena_pause, name="arena_pause"),
+    path("arena/<int:arena_id>/leave/", arena_views.arena_leave, name="arena_leave"),
     path("chat/report/", views.chat_report, name="chat_report"),
     path("chat/ignore/", views.chat_ignore, name="chat_ignore"),
     path("chat/unignore/", views.chat_unignore, name="chat_unignore"),

@@ -21,8 +21,8 @@ from config.network import request_client_address
 from games import replays
 from games.refusals import refusal_text
 from games.registry import GAMES, get_game
-from lobby import chat, quickplay, selectors, services
-from lobby.forms import SeatForm, TableForm
+from lobby import arenas, chat, quickplay, selectors, services
+from lobby.forms import ArenaForm, SeatForm, TableForm
 from lobby.models import Table
 from lobby.selectors import table_page_context
 
@@ -61,6 +61,8 @@ def index(request: HttpRequest) -> HttpResponse:
             "rows": rows, "game_filter": game, "game_links": selectors.game_links(), "cards": cards,
             "quick_stakes": quickplay.STAKES,
             "chat_panel": chat.panel_html(None, player),
+            "arena_cards": arenas.arena_cards(),
+            "arena_form": ArenaForm(),
             **_queue_banner_context(entry, was_waiting=False),
         },
     )

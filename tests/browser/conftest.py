@@ -65,12 +65,23 @@ def _in_the_server_process(clock: ServerClock) -> None:
     from channels.testing.live import set_database_connection
 
     from games import host
+    from lobby import arenas
 
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     set_database_connection()
     host.clock = clock
+    arenas.clock = partial(_arena_time, clock)  # an arena's minutes pass with its games'
+
     signal.signal(signal.SIGTERM, _stop_at_once)
     _untraced()
+
+
+def _arena_time(clock: ServerClock):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    return timezone.now() + dt.timedelta(seconds=clock.ahead.value)
 
 
 def _stop_at_once(signum, frame) -> None:

@@ -29,14 +29,16 @@ def test_a_guest_host_recorded_with_the_english_mark_is_stored_by_name_alone(dja
     gone_account = table(host_name="dan")  # its user deleted: no guest, no mark
 
     migrate(AFTER)
-    names = dict(Table.objects.values_list("pk", "host_name"))
+    # The model of today, on the columns this migration knows (later ones add more).
+    tables = Table.objects.only("host_name", "host_user", "host_guest_token")
+    names = dict(tables.values_list("pk", "host_name"))
     assert names == {marked: "bea", recorded_since: "cai", account: "ann", gone_account: "dan"}
     for language, bea, cai in (("de", "bea (Gast)", "cai (Gast)"), ("en", "bea (guest)", "cai (guest)")):
         with translation.override(language):
-            assert Table.objects.get(pk=marked).host_display_name == bea
-            assert Table.objects.get(pk=recorded_since).host_display_name == cai
-            assert Table.objects.get(pk=account).host_display_name == "ann"
-            assert Table.objects.get(pk=gone_account).host_display_name == "dan"
+            assert tables.get(pk=marked).host_display_name == bea
+            assert tables.get(pk=recorded_since).host_display_name == cai
+            assert tables.get(pk=account).host_display_name == "ann"
+            assert tables.get(pk=gone_account).host_display_name == "dan"
 
     apps = migrate(BEFORE)  # and back: the mark the code before read, on every guest host
     names = dict(apps.get_model("lobby", "Table").objects.values_list("pk", "host_name"))
