@@ -24,6 +24,7 @@ SHORT_RUNS = {
     "thirdoption.py": (["--games", "1", "--seconds", "0.2"], "fits_checks_per_s"),
     "replay.py": (["--minutes", "1", "--players", "1", "--seeks", "10"], "seek_p99_ms"),
     "queue.py": (["--players", "16", "--seconds", "2", "--tail", "2"], "time_to_match_with_company_p99_s"),
+    "arena.py": (["--players", "6", "--minutes", "10", "--games", "viertris"], "pairing_wait_p99_s"),
     "restart.py": (["--tables", "1", "--play", "1"], "resume_p99_s"),
     "pages.py": (["--seconds", "1", "--warmup", "0.2", "--tables", "1", "--concurrency", "2", "--no-wrk"],
                  "requests_per_s"),
