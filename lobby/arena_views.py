@@ -21,7 +21,7 @@ from config.network import request_client_address
 from games.core import arena as rules
 from games.registry import GAMES
 from games.wire import error_fragment
-from lobby import arenas
+from lobby import arenas, chat
 from lobby.broadcast import identity_key
 from lobby.forms import ArenaForm
 from lobby.models import Arena, Table
@@ -63,7 +63,9 @@ def arena_context(arena: Arena, request: HttpRequest, now: dt.datetime | None = 
 def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
     arena = _arena(arena_id)
     arena = arenas.arena_tick(arena_id=arena.pk)
-    return render(request, "lobby/arena.html", {**arenas.board_context(arena), **arena_context(arena, request)})
+    context = {**arenas.board_context(arena), **arena_context(arena, request)}
+    context["chat_panel"] = chat.panel_html(None, context["player"], arena_id=arena.pk)  # the arena's own room
+    return render(request, "lobby/arena.html", context)
 
 
 @never_cache

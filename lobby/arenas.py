@@ -41,7 +41,7 @@ from games.ratings import matching_rating
 from games.refusals import refusal_text
 from games.registry import GAMES, GameSpec, get_game
 from lobby import broadcast
-from lobby.broadcast import identity_key
+from lobby.broadcast import arena_group, identity_key
 from lobby.models import Arena, ArenaPlayer, ArenaSchedule, Seat, Table, Watcher
 from lobby.quickplay import players_per_match, seat_and_start
 from lobby.services import chips_available
@@ -590,11 +590,6 @@ def arena_history(user: User, limit: int = 20) -> list[ArenaPlayer]:
 # --- Live: the standings and games pushed to the arena's pages ----------------------------
 ARENA_NEWS_SECONDS = 1.0  # an arena's board goes to its pages at most this often
 SHOWN = 50  # the board's top rows (the reader's own place is in their own panel)
-
-
-def arena_group(arena_id: int) -> str:
-    """The layer group of an arena's pages (their lobby socket, lobby/consumers.py)."""
-    return f"arena-{arena_id}"
 
 
 def board_context(arena: Arena) -> dict:

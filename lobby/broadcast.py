@@ -59,6 +59,11 @@ def lobby_group(game: str | None) -> str:
     return f"{LOBBY_GROUP}.{game}" if game else LOBBY_GROUP
 
 
+def arena_group(arena_id: int) -> str:
+    """The layer group of an arena's pages (their lobby socket): its board and its chat."""
+    return f"arena-{arena_id}"
+
+
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 

@@ -47,8 +47,8 @@ from accounts.identity import PlayerRef
 from accounts.models import FLOOD_MUTE_REASON, ModerationAction, User
 from config import sends
 from games.core.errors import Refusal
-from lobby.broadcast import identity_key, table_group, user_group
-from lobby.models import ChatIgnore, ChatMessage, ChatReport, Table
+from lobby.broadcast import arena_group, identity_key, table_group, user_group
+from lobby.models import Arena, ChatIgnore, ChatMessage, ChatReport, Table
 from lobby.selectors import seat_and_status
 
 LOBBY_CHAT_GROUP = "chat-lobby"
@@ -131,11 +131,18 @@ def place_of(table_id: int, player: PlayerRef | None) -> Place:
     return Place(status, seat)
 
 
-def writer(player: PlayerRef | None, table_id: int | None, place: Place | None = None) -> Writer:
+def writer(
+    player: PlayerRef | None, table_id: int | None, place: Place | None = None, *, arena_id: int | None = None
+) -> Writer:
     """May ``player`` write in this room's chat, and where would it go? (``place``: where
-    the viewer is at the table, if the caller knows it already.)"""
+    the viewer is at the table, if the caller knows it already; ``arena_id``: an arena's
+    room, open while the arena is.)"""
     room = Room.LOBBY
-    if table_id is not None:
+    if arena_id is not None:
+        room = Room.ARENA
+        if not Arena.objects.filter(pk=arena_id).exists():
+            return Writer("closed", room=room)
+    elif table_id is not None:
         place = place or place_of(table_id, player)
         if place.status is None or place.status == Table.Status.CLOSED:
             return Writer("closed")
@@ -187,28 +194,32 @@ def checked_text(text: str) -> str:
 
 
 @transaction.atomic
-def say(*, player: PlayerRef | None, table_id: int | None, text: str) -> ChatMessage:
+def say(*, player: PlayerRef | None, table_id: int | None, text: str, arena_id: int | None = None) -> ChatMessage:
     """Write ``text`` in the room ``player`` writes to, and announce it once committed."""
     text = checked_text(text)
-    who = writer(player, table_id)
+    who = writer(player, table_id, arena_id=arena_id)
     if who.state != "ok":
         raise ChatRefused(*_REFUSALS[who.state])
     assert player is not None
     message = ChatMessage.objects.create(
-        room=who.room, table_id=table_id, author_key=player_key(player), author_id=player.user_id,
-        author_name=player.name, text=text,
+        room=who.room, table_id=table_id, arena_id=arena_id, author_key=player_key(player),
+        author_id=player.user_id, author_name=player.name, text=text,
     )
-    _trim(table_id, who.room, message.pk)
+    _trim(table_id, who.room, message.pk, arena_id)
     transaction.on_commit(lambda: _announce(message))
     return message
 
 
-def _trim(table_id: int | None, room: str, newest: int) -> None:
+def _in_room(table_id: int | None, room: str, arena_id: int | None = None):
+    return ChatMessage.objects.filter(table_id=table_id, arena_id=arena_id, room=room)
+
+
+def _trim(table_id: int | None, room: str, newest: int, arena_id: int | None = None) -> None:
     """Keep the room's last ``CHAT_HISTORY`` messages (reports keep their own copy)."""
-    rows = ChatMessage.objects.filter(table_id=table_id, room=room, id__lte=newest).order_by("-id")
+    rows = _in_room(table_id, room, arena_id).filter(id__lte=newest).order_by("-id")
     cut = rows.values_list("id", flat=True)[settings.CHAT_HISTORY : settings.CHAT_HISTORY + 1]
     if cut:
-        ChatMessage.objects.filter(table_id=table_id, room=room, id__lte=cut[0]).delete()
+        _in_room(table_id, room, arena_id).filter(id__lte=cut[0]).delete()
 
 
 # --- rendering -----------------------------------------------------------------------
@@ -240,7 +251,9 @@ def message_in(language: str, fields: dict) -> str:
         return message_html(fields)
 
 
-def group_of(table_id: int | None) -> str:
+def group_of(table_id: int | None, arena_id: int | None = None) -> str:
+    if arena_id is not None:
+        return arena_group(arena_id)
     return table_group(table_id) if table_id is not None else LOBBY_CHAT_GROUP
 
 
@@ -249,20 +262,23 @@ def _announce(message: ChatMessage) -> None:
     with translation.override(settings.LANGUAGE_CODE):
         html = message_html(fields)
     sends.group_send(
-        group_of(message.table_id),
+        group_of(message.table_id, message.arena_id),
         {"type": "chat.message", "html": html, "key": secrets.token_hex(8), "fields": fields,
          "room": message.room, "author": fields["author"]},
     )
 
 
-def readable_rooms(table_id: int | None, seated: bool) -> list[str]:
+def readable_rooms(table_id: int | None, seated: bool, arena_id: int | None = None) -> list[str]:
+    if arena_id is not None:
+        return [Room.ARENA]
     if table_id is None:
         return [Room.LOBBY]
     return [Room.TABLE] if seated else [Room.TABLE, Room.SPECTATORS]
 
 
 def history(
-    table_id: int | None, player: PlayerRef | None, place: Place | None = None, hidden: set[str] | None = None
+    table_id: int | None, player: PlayerRef | None, place: Place | None = None, hidden: set[str] | None = None,
+    *, arena_id: int | None = None,
 ) -> list[int]:
     """The ids of the messages a viewer reads, oldest first: each readable room's last
     ``CHAT_HISTORY``, without the deleted and the hidden (``place`` and ``hidden``, the
@@ -273,8 +289,8 @@ def history(
     if hidden is None:
         hidden = ignored_keys(player)
     ids: list[int] = []
-    for room in readable_rooms(table_id, seated):
-        rows = ChatMessage.objects.filter(table_id=table_id, room=room).order_by("-id")
+    for room in readable_rooms(table_id, seated, arena_id):
+        rows = _in_room(table_id, room, arena_id).order_by("-id")
         rows = rows.values_list("id", "deleted_at", "author_key")[: settings.CHAT_HISTORY]
         ids.extend(pk for pk, deleted_at, author_key in rows if deleted_at is None and author_key not in hidden)
     ids.sort()
@@ -299,7 +315,9 @@ def items_html(language: str, ids: list[int]) -> list[str]:
     return [_items[(language, pk)] for pk in ids if (language, pk) in _items]
 
 
-def arrival(language: str, table_id: int | None, player: PlayerRef | None) -> tuple[str, frozenset[str]]:
+def arrival(
+    language: str, table_id: int | None, player: PlayerRef | None, arena_id: int | None = None
+) -> tuple[str, frozenset[str]]:
     """What a socket is sent as it (re)connects: the viewer's whole log and chat box, out
     of band, so that what it missed meanwhile is there; and the tags of the writers the
     viewer hides. Each thing asked of the database once (a reconnecting crowd pays it
@@ -307,16 +325,18 @@ def arrival(language: str, table_id: int | None, player: PlayerRef | None) -> tu
     place = place_of(table_id, player) if table_id is not None else None
     hidden = ignored_keys(player)
     with translation.override(language):
-        items = items_html(language, history(table_id, player, place, hidden))
+        items = items_html(language, history(table_id, player, place, hidden, arena_id=arena_id))
         log = render_to_string("lobby/chat.html#chat_log", {"chat_items": items, "oob": True})
-        box = render_to_string("lobby/chat.html#chat_form", form_context(table_id, player, oob=True, place=place))
+        box = render_to_string(
+            "lobby/chat.html#chat_form", form_context(table_id, player, oob=True, place=place, arena_id=arena_id)
+        )
     return log + box, frozenset(author_tag(key) for key in hidden)
 
 
-def form_html(table_id: int | None, player: PlayerRef | None, *, oob: bool = True) -> str:
+def form_html(table_id: int | None, player: PlayerRef | None, *, oob: bool = True, arena_id: int | None = None) -> str:
     """The chat box as ``player`` may use it (write, log in, muted until when), in the
     active language."""
-    return render_to_string("lobby/chat.html#chat_form", form_context(table_id, player, oob=oob))
+    return render_to_string("lobby/chat.html#chat_form", form_context(table_id, player, oob=oob, arena_id=arena_id))
 
 
 @cache
@@ -326,22 +346,27 @@ def _urls() -> dict[str, str]:
 
 
 def form_context(
-    table_id: int | None, player: PlayerRef | None, *, oob: bool = False, place: Place | None = None
+    table_id: int | None, player: PlayerRef | None, *, oob: bool = False, place: Place | None = None,
+    arena_id: int | None = None,
 ) -> dict:
     urls = _urls()
-    page = reverse("lobby:table", args=[table_id]) if table_id is not None else urls["lobby"]
+    if arena_id is not None:
+        page = reverse("lobby:arena", args=[arena_id])
+    else:
+        page = reverse("lobby:table", args=[table_id]) if table_id is not None else urls["lobby"]
     return {
-        "writer": writer(player, table_id, place), "max_length": settings.CHAT_MAX_LENGTH, "oob": oob,
+        "writer": writer(player, table_id, place, arena_id=arena_id), "max_length": settings.CHAT_MAX_LENGTH, "oob": oob,
         "me": author_tag(player_key(player)) if player else "",
         "may_report": player is not None and player.user_id is not None,
         "urls": {**urls, "next": page},
     }
 
 
-def panel_html(table_id: int | None, player: PlayerRef | None) -> str:
+def panel_html(table_id: int | None, player: PlayerRef | None, *, arena_id: int | None = None) -> str:
     """The chat as a page first shows it (in the active language)."""
     language = translation.get_language()
-    context = {**form_context(table_id, player), "chat_items": items_html(language, history(table_id, player))}
+    items = items_html(language, history(table_id, player, arena_id=arena_id))
+    context = {**form_context(table_id, player, arena_id=arena_id), "chat_items": items}
     return render_to_string("lobby/chat.html#chat_panel", context)
 
 
@@ -433,7 +458,7 @@ def delete(*, message: ChatMessage, by: User | None, reason: str = "") -> bool:
         table_id=message.table_id, chat_message_id=message.pk,
         reason=(reason or f"{message.author_name}: {message.text}")[:200],
     )
-    group, pk = group_of(message.table_id), message.pk
+    group, pk = group_of(message.table_id, message.arena_id), message.pk
     # Who wrote it, and where: a page that never showed it (its reader hides the writer,
     # or a player's page and the spectators' room) is not sent its removal.
     event = {

@@ -22,6 +22,7 @@ from games.registry import GAMES
 from games.replays import last_results_region
 from lobby import arenas, chat, presence, selectors, services
 from lobby.broadcast import (
+    arena_group,
     identity_key,
     lobby_group,
     lobby_row_in,
@@ -67,6 +68,7 @@ class ChatConsumer(SiteConsumer):
     is asked of the database."""
 
     chat_table: int | None = None
+    chat_arena: int | None = None  # an arena page's chat (lobby/arenas.py)
     ignored: frozenset[str] = frozenset()  # lobby.chat.author_tag of the writers this viewer hides
     seat: int | None = None
 
@@ -76,7 +78,7 @@ class ChatConsumer(SiteConsumer):
 
         def render() -> tuple[str, frozenset[str]]:
             head = before() if before is not None else ""
-            html, ignored = chat.arrival(self.language, self.chat_table, self.player)
+            html, ignored = chat.arrival(self.language, self.chat_table, self.player, self.chat_arena)
             return head + html, ignored
 
         html, self.ignored = await database_sync_to_async(render)()
@@ -95,7 +97,9 @@ class ChatConsumer(SiteConsumer):
                 await database_sync_to_async(chat.mute_for_flood)(player)  # every page of theirs hears it
             raise ClientError("MUTED", gettext("You are muted in the chat for now."))
         try:
-            await database_sync_to_async(chat.say)(player=player, table_id=self.chat_table, text=text)
+            await database_sync_to_async(chat.say)(
+                player=player, table_id=self.chat_table, arena_id=self.chat_arena, text=text
+            )
         except chat.ChatRefused as err:
             if err.code == "MUTED":  # by a moderator: the box says until when
                 await self.chat_muted({})
@@ -132,7 +136,7 @@ class ChatConsumer(SiteConsumer):
 
     def _form_in_language(self) -> str:
         with translation.override(self.language):
-            return chat.form_html(self.chat_table, self.player)
+            return chat.form_html(self.chat_table, self.player, arena_id=self.chat_arena)
 
 
 class LobbyConsumer(ChatConsumer):
@@ -142,16 +146,18 @@ class LobbyConsumer(ChatConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode(), max_num_fields=4)
         arena = (query.get("arena") or [""])[0]
         if arena:
-            # An arena's page: its board as it changes (lobby/arenas.py), and nothing of
-            # the lobby's. Any number names a group; one that names no arena hears nothing.
+            # An arena's page: its board as it changes (lobby/arenas.py) and its own chat
+            # room, nothing of the lobby's. Any number names a group; one that names no
+            # arena hears nothing (and its chat box says it is closed).
             if not (arena.isascii() and arena.isdigit()) or len(arena) > 12:
                 await self.accept()
                 await self.send_error(gettext("There is no such arena."), "NO_SUCH_ARENA")
                 await self.close(code=CLOSE_NOT_FOUND)
                 return
-            self.arena_page = True
-            await self.join(arenas.arena_group(int(arena)))
+            self.chat_arena = int(arena)
+            await self.join(arena_group(self.chat_arena))
             await self.accept()
+            await self.chat_arrived()
             return
         game = (query.get("game") or [""])[0]
         await self.join(lobby_group(game if game in GAMES else None))
@@ -168,11 +174,7 @@ class LobbyConsumer(ChatConsumer):
                 log.exception("rendering arena %s's board in %s failed", event["arena_id"], self.language)
         await self.relay(html)
 
-    arena_page = False
-
     async def handle_text(self, text: str) -> None:
-        if self.arena_page:  # an arena's board only listens
-            wire.decode(text, ())
         frame = wire.decode(text, wire.LOBBY_FRAMES)
         await self.say(frame.text)
 

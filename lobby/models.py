@@ -296,6 +296,7 @@ class ChatMessage(models.Model):
         LOBBY = "lobby", _("Lobby")
         TABLE = "table", _("Table")
         SPECTATORS = "spectators", _("Spectators")
+        ARENA = "arena", _("Arena")
 
     room = models.CharField(pgettext_lazy("chat", "room"), max_length=10, choices=Room.choices)
     table = models.ForeignKey(
@@ -304,6 +305,10 @@ class ChatMessage(models.Model):
         null=True,
         blank=True,
         on_delete=models.CASCADE,
+        related_name="chat_messages",
+    )
+    arena = models.ForeignKey(
+        "Arena", verbose_name=_("arena"), null=True, blank=True, on_delete=models.CASCADE,
         related_name="chat_messages",
     )
     # lobby.broadcast.identity_key of the writer ("u<user id>", "g<guest token>"): never shown.
@@ -328,9 +333,11 @@ class ChatMessage(models.Model):
         indexes = [models.Index(fields=["table", "room", "-id"], name="chat_room_newest")]
         constraints = [
             models.CheckConstraint(
-                condition=(models.Q(room="lobby") & models.Q(table__isnull=True))
-                | (~models.Q(room="lobby") & models.Q(table__isnull=False)),
-                name="chat_room_matches_table",
+                condition=(models.Q(room="lobby") & models.Q(table__isnull=True) & models.Q(arena__isnull=True))
+                | (models.Q(room="arena") & models.Q(table__isnull=True) & models.Q(arena__isnull=False))
+                | (models.Q(room__in=["table", "spectators"]) & models.Q(table__isnull=False)
+                   & models.Q(arena__isnull=True)),
+                name="chat_room_matches_place",
             ),
         ]
 

@@ -1,6 +1,6 @@
 """An arena page's board over the lobby's socket (issue 51, lobby/arenas.py ArenaNews):
-its standings and games pushed as they change, in the reader's language; a socket
-for a forged arena is refused; an arena's socket only listens."""
+its standings and games pushed as they change, in the reader's language; its chat a
+room of its own; a socket for a forged arena is refused."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts.services import user_language_set
 from lobby import arenas
+from lobby.models import ChatMessage
 from tests.live.conftest import connect, cookie_for
 from tests.personas import ref
 
@@ -25,10 +26,12 @@ def make_arena(admin_user):
     )
 
 
-async def open_board(arena_id, cookie=None):
+async def open_board(arena_id, cookie=None, *, chat=True):
     ws = await connect(f"/ws/lobby/?arena={arena_id}", cookie)
     connected, _ = await ws.connect()
     assert connected
+    if chat:  # an arena's socket opens with its chat room (lobby/chat.py)
+        assert 'id="chat-log" ' in await ws.receive_from(timeout=2)
     return ws
 
 
@@ -55,16 +58,33 @@ async def test_the_board_comes_in_the_readers_language(admin_user, host, opponen
 
 @pytest.mark.parametrize("forged", ["abc", "1e3", "-1", "9" * 20, "١٢"])
 async def test_a_socket_for_a_forged_arena_is_refused(forged):
-    ws = await open_board(forged)
+    ws = await open_board(forged, chat=False)
     html = await ws.receive_from(timeout=2)
     assert 'data-code="NO_SUCH_ARENA"' in html
     await ws.disconnect()
 
 
-async def test_an_arenas_socket_only_listens(admin_user, host):
+async def test_the_arenas_chat_is_a_room_of_its_own(admin_user, host, opponent):
     arena = await database_sync_to_async(make_arena)(admin_user)
-    ws = await open_board(arena.pk, await cookie_for(host))
-    await ws.send_to(text_data='{"intent": "say", "text": "hello lobby"}')
-    html = await ws.receive_from(timeout=2)
-    assert 'data-code="READ_ONLY"' in html
+    writer = await open_board(arena.pk, await cookie_for(host))
+    reader = await open_board(arena.pk)
+    lobby = await connect("/ws/lobby/")
+    assert (await lobby.connect())[0]
+    assert 'id="chat-log" ' in await lobby.receive_from(timeout=2)
+    await writer.send_to(text_data='{"intent": "say", "text": "good luck all"}')
+    for ws in (writer, reader):
+        html = await ws.receive_from(timeout=2)
+        assert "good luck all" in html and "hostess" in html
+    assert await lobby.receive_nothing(timeout=0.3)  # the lobby's room hears nothing of it
+    message = await database_sync_to_async(ChatMessage.objects.get)(text="good luck all")
+    assert (message.room, message.arena_id, message.table_id) == ("arena", arena.pk, None)
+    for ws in (writer, reader, lobby):
+        await ws.disconnect()
+
+
+async def test_no_arena_no_chat(host):
+    ws = await open_board(999999, await cookie_for(host))
+    await ws.send_to(text_data='{"intent": "say", "text": "anyone?"}')
+    assert 'data-code="CHAT_CLOSED"' in await ws.receive_from(timeout=2)
+    assert not await database_sync_to_async(ChatMessage.objects.exists)()
     await ws.disconnect()
