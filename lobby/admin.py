@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import PlayerAdmin
 from accounts.models import ModerationAction, User
 from games.core import arena as arena_rules
+from games.registry import GAMES, get_game
 from lobby import arenas, chat, services
 from lobby.models import Arena, ArenaPlayer, ArenaSchedule, ChatMessage, ChatReport, Seat, Table
 
@@ -439,8 +440,6 @@ class ChatMessageAdmin(ChatRecordAdmin):
 
 # --- arenas (issue 51) ----------------------------------------------------------------
 def _game_choices():
-    from games.registry import GAMES
-
     return [(slug, spec.name) for slug, spec in GAMES.items()]
 
 
@@ -457,8 +456,6 @@ class ArenaRulesForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        from games.registry import get_game
-
         spec = get_game(data.get("game") or "")
         if spec is None:
             return data

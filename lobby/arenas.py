@@ -487,8 +487,6 @@ def _players_with_pages(table_id: int) -> set[str]:
 
 
 def _after_game(arena_id: int, table_id: int) -> None:
-    from lobby import broadcast
-
     broadcast.table_changed(table_id)
     arena_tick(arena_id=arena_id)
 
