@@ -76,9 +76,13 @@ def _empty_cache():
     # from an earlier test's database, which was rolled back.
     from django.core.cache import cache
 
+    from lobby import arenas
+
     cache.clear()
+    arenas.forget_pairings()
     yield
     cache.clear()
+    arenas.forget_pairings()
 
 
 @pytest.fixture

@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 2  # an arena page asks this often (and so moves its arena on)
 FULL_TABLE_PATIENCE = 6.0  # seconds the rest waits for a full table before a smaller one
 RESULTS_SECONDS = 4.0  # after a game its players see the results this long before the next
+PAIRING_SECONDS = 1.0  # an arena's pairing runs at most this often in a process
+_paired_at: dict[int, dt.datetime] = {}  # arena id → its last pairing in this process
 JOIN_WINDOW = dt.timedelta(hours=1)  # an arena may be joined this long before its start
 SCHEDULE_AHEAD = dt.timedelta(days=7)  # a weekly arena's next one is made this far ahead
 OPEN_ARENAS_PER_PLAYER = 2  # friendly arenas a player may have made that have not ended
@@ -373,11 +375,21 @@ def arena_tick(*, arena_id: Any, now: dt.datetime | None = None) -> Arena:
     if arena.status != Arena.Status.RUNNING:
         return arena
     if now < arena.ends_at - dt.timedelta(seconds=rules.QUIET_SECONDS):
-        arena_pair(arena=arena, now=now)
+        # Every page of the arena looks every POLL_SECONDS: the pairing runs at most
+        # every PAIRING_SECONDS in a process, whoever looks.
+        last = _paired_at.get(arena.pk)
+        if last is None or not dt.timedelta(0) <= now - last < dt.timedelta(seconds=PAIRING_SECONDS):
+            _paired_at[arena.pk] = now
+            arena_pair(arena=arena, now=now)
     elif now >= arena.ends_at and not Table.objects.filter(arena=arena, status=Table.Status.RUNNING).exists():
         arena_finish(arena_id=arena.pk, now=now)
         arena.refresh_from_db()
     return arena
+
+
+def forget_pairings() -> None:
+    """As a new process: no arena paired yet (tests, whose arenas' numbers come again)."""
+    _paired_at.clear()
 
 
 def _waiter(entry: ArenaPlayer) -> ArenaPlayer:

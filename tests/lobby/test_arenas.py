@@ -248,6 +248,20 @@ def test_a_paused_player_is_not_paired_and_comes_back_by_joining(staff, players)
     assert len(running(arena)) == 1
 
 
+def test_the_pairing_runs_at_most_once_a_second_however_many_look(staff, players):
+    arena = make_arena(staff)
+    join(arena, players[0])
+    join(arena, players[1])
+    arenas.arena_tick(arena_id=arena.pk, now=at(0))
+    join(arena, players[2], minutes=0)
+    join(arena, players[3], minutes=0)
+    half = at(0) + dt.timedelta(seconds=0.5)
+    arenas.arena_tick(arena_id=arena.pk, now=half)
+    assert len(arena_tables(arena)) == 1
+    arenas.arena_tick(arena_id=arena.pk, now=at(0) + dt.timedelta(seconds=1))
+    assert len(arena_tables(arena)) == 2
+
+
 def test_no_new_pairing_in_the_last_minute(staff, players):
     arena = make_arena(staff, minutes=10)
     join(arena, players[0])
@@ -448,3 +462,33 @@ def test_a_weekly_arena_makes_its_next_one_once(staff):
     assert arenas.arenas_scheduled(now=monday) == []
     sunday_late = dt.datetime(2026, 12, 6, 18, 30, tzinfo=dt.UTC)
     assert arenas.next_weekly(schedule, sunday_late) == dt.datetime(2026, 12, 13, 18, 0, tzinfo=dt.UTC)
+
+
+def test_a_game_with_a_bot_never_counts(staff, players):
+    """The pairing seats no bot; a game that had one all the same (an arena table a host
+    changed, say) scores nothing for anybody."""
+    from types import SimpleNamespace
+
+    arena = make_arena(staff)
+    join(arena, players[0])
+    join(arena, players[1])
+    arenas.arena_tick(arena_id=arena.pk, now=at(0))
+    [table] = running(arena)
+    with_pages(table)
+    seats = {s.number: s for s in table.seats.all()}
+    parts = [SimpleNamespace(seat=n, user_id=s.user_id, ip=None, bot_level="easy" if n == 2 else "")
+             for n, s in seats.items()]
+    assert arenas.arena_game_over(table_id=table.pk, parts=parts, outcome=outcome({1: 1, 2: 2}).outcome)
+    assert [entry(arena, p).points for p in players[:2]] == [0, 0]
+    assert [entry(arena, p).games for p in players[:2]] == [0, 0]
+
+
+def test_the_profile_shows_the_players_arenas(client, staff, players):
+    arena = make_arena(staff)
+    join(arena, players[0])
+    join(arena, players[1])
+    arenas.arena_tick(arena_id=arena.pk, now=at(0))
+    [table] = running(arena)
+    finish(table, {1: 1, 2: 2})
+    page = client.get(f"/accounts/players/{players[1].username}/").content.decode()
+    assert 'id="arena-history"' in page and "Sunday arena" in page

@@ -266,9 +266,10 @@ def main() -> None:
         errors += [f"round {round_number}: {o['error']}" for o in outcomes if o["error"]]
         errors += [f"round {round_number}: a process exited with {p.exitcode}" for p in procs if p.exitcode]
         split = sorted((len(o["tables"]) for o in outcomes), reverse=True)
-        # What the processes left (each may leave one of an odd share): the next tick pairs it.
-        arenas.arena_tick(arena_id=arena.pk, now=now)
+        # What the processes left (each may leave one of an odd share): the next pairing
+        # takes it (called directly: arena_tick pairs at most every PAIRING_SECONDS a process).
         arena.refresh_from_db()
+        arenas.arena_pair(arena=arena, now=now)
         made = Table.objects.filter(arena=arena, pk__gt=before)
         seated = ArenaPlayer.objects.filter(arena=arena, table__isnull=False)
         doubles = double_seats()
