@@ -153,7 +153,7 @@ class Bench:
             )
             self.arenas.append(arena)
             for n in range(args.players):
-                name = f"{kind[:4]}{n}"
+                name = f"{kind}{n}"
                 user = user_signup(username=name, email=f"{name}@example.com", password="a-Long-pass-42")
                 Rating.objects.create(user=user, kind=kind, mu=rng.gauss(25.0, 4.0), sigma=3.0)
                 ref = PlayerRef(user_id=user.pk, guest_token="", name=name)

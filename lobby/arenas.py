@@ -28,7 +28,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.translation import gettext, gettext_noop
+from django.utils.html import escape
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from accounts.identity import PlayerRef
 from accounts.models import ChipTransaction, ModerationAction, User
@@ -608,6 +609,7 @@ def board_context(arena: Arena) -> dict:
     rows = list(enumerate(standings(arena), start=1))
     return {
         "arena": arena,
+        "all_rows": rows,
         "rows": rows[:SHOWN],
         "players": len(rows),
         "podium": [e for _, e in rows if e.rank is not None][:3] if arena.status == Arena.Status.FINISHED else [],
@@ -619,12 +621,34 @@ def board_context(arena: Arena) -> dict:
 
 def board_in(language: str, arena_id: int) -> str:
     """The board, rendered for the pages of one language."""
+    return _board(language, arena_id)[0]
 
+
+def _board(language: str, arena_id: int) -> tuple[str, dict[str, tuple[int, int]]]:
+    """The board in ``language``, and each player's place and points (by player key,
+    for each page to show its reader's own: ``own_place_html``)."""
     arena = Arena.objects.filter(pk=arena_id).first()
     if arena is None:
-        return ""
+        return "", {}
+    context = board_context(arena)
+    places = {e.player_key: (n, e.points) for n, e in context.pop("all_rows")}
     with translation.override(language):
-        return render_to_string("lobby/arena.html#arena_board", {**board_context(arena), "oob": True})
+        html = render_to_string("lobby/arena.html#arena_board", {**context, "oob": True})
+    return html, places
+
+
+def own_place_html(place: int, points: int) -> str:
+    """A page's reader's own place in the standings (the active language), as the
+    arena page's panel shows it, for the board's pushes."""
+    words = ngettext(
+        "Your place: %(place)s, %(counter)s point", "Your place: %(place)s, %(counter)s points", points
+    ) % {"place": place, "counter": points}
+    return f'<span id="arena-my-place" hx-swap-oob="true">{escape(words)}</span>'
+
+
+def own_place_in(language: str, place: int, points: int) -> str:
+    with translation.override(language):
+        return own_place_html(place, points)
 
 
 class ArenaNews:
@@ -667,10 +691,11 @@ class ArenaNews:
     def send_now(self, arena_ids: list[int]) -> None:
         for arena_id in arena_ids:
             try:
-                html = board_in(settings.LANGUAGE_CODE, arena_id)
+                html, places = _board(settings.LANGUAGE_CODE, arena_id)
                 sends.group_send(
                     arena_group(arena_id),
-                    {"type": "arena.board", "html": html, "arena_id": arena_id, "key": secrets.token_hex(8)},
+                    {"type": "arena.board", "html": html, "arena_id": arena_id, "key": secrets.token_hex(8),
+                     "places": places},
                 )
             except Exception:
                 log.exception("sending arena %s's board failed", arena_id)

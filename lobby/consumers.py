@@ -166,12 +166,18 @@ class LobbyConsumer(ChatConsumer):
         await self.chat_arrived()
 
     async def arena_board(self, event: dict[str, Any]) -> None:
+        """The arena's board (the same for everybody), and the reader's own place in it
+        (from the places sent along: no query for it)."""
         html = event["html"]
         if self.language != settings.LANGUAGE_CODE:
             try:
                 html = await translated(event["key"], "board", self.language, arenas.board_in, event["arena_id"])
             except Exception:
                 log.exception("rendering arena %s's board in %s failed", event["arena_id"], self.language)
+        player = self.player
+        own = event.get("places", {}).get(identity_key(player.user_id, player.guest_token)) if player else None
+        if own is not None:
+            html += arenas.own_place_in(self.language, *own)
         await self.relay(html)
 
     async def handle_text(self, text: str) -> None:

@@ -96,9 +96,13 @@ def test_three_players_play_two_rounds_and_see_the_standings_and_the_podium(
     for number, name in enumerate(NAMES, start=1):
         page = player_page(browser, live_server_url, name, size, number)
         page.goto(arena_url)
-        page.locator("#arena-join").click()
-        expect(page.locator("#arena-pause")).to_be_visible()
         players.append(page)
+    # Joined within a moment of each other (a table of three waits 6 s for its third,
+    # lobby/arenas.py FULL_TABLE_PATIENCE, then seats two).
+    for page in players:
+        page.locator("#arena-join").click()
+    for page in players:
+        expect(page.locator("#arena-pause")).to_be_visible()
     # The watcher's board shows the three as they join, without a reload.
     expect(watcher.locator("#arena-standings tbody tr")).to_have_count(3)
 

@@ -35,15 +35,23 @@ async def open_board(arena_id, cookie=None, *, chat=True):
     return ws
 
 
-async def test_a_join_reaches_the_arena_pages_board(admin_user, host):
+async def test_a_join_reaches_the_arena_pages_board(admin_user, host, opponent):
     arena = await database_sync_to_async(make_arena)(admin_user)
     ws = await open_board(arena.pk)
+    mine = await open_board(arena.pk, await cookie_for(opponent))
     await database_sync_to_async(arenas.arena_join)(arena_id=arena.pk, player=ref(host))
     html = await ws.receive_from(timeout=2)
     assert html.strip().startswith('<div id="arena-board" class="stack" hx-swap-oob="true">')
     assert "hostess" in html and 'id="arena-standings"' in html
     assert 'id="chat-log"' not in html  # an arena page hears nothing of the lobby
-    await ws.disconnect()
+    assert 'id="arena-my-place"' not in html  # a visitor has no place
+    await mine.receive_from(timeout=2)
+    # A player's page gets their own place with the board, however far down it is.
+    await database_sync_to_async(arenas.arena_join)(arena_id=arena.pk, player=ref(opponent))
+    html = await mine.receive_from(timeout=2)
+    assert '<span id="arena-my-place" hx-swap-oob="true">Your place: 2, 0 points</span>' in html
+    for socket in (ws, mine):
+        await socket.disconnect()
 
 
 async def test_the_board_comes_in_the_readers_language(admin_user, host, opponent):
