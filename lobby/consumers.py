@@ -143,7 +143,10 @@ class LobbyConsumer(ChatConsumer):
     """The live lobby: receives a row fragment whenever a table changes, and the lobby's chat."""
 
     async def on_connect(self) -> None:
-        query = parse_qs(self.scope.get("query_string", b"").decode(), max_num_fields=4)
+        try:  # a page sends one field; a query of many is nobody's page
+            query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"), max_num_fields=4)
+        except ValueError:
+            query = {}
         arena = (query.get("arena") or [""])[0]
         if arena:
             # An arena's page: its board as it changes (lobby/arenas.py) and its own chat

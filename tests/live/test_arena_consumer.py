@@ -64,11 +64,18 @@ async def test_the_board_comes_in_the_readers_language(admin_user, host, opponen
     await ws.disconnect()
 
 
-@pytest.mark.parametrize("forged", ["abc", "1e3", "-1", "9" * 20, "١٢"])
+@pytest.mark.parametrize("forged", ["abc", "1e3", "-1", "9" * 20, "١٢", "%ff%fe"])
 async def test_a_socket_for_a_forged_arena_is_refused(forged):
     ws = await open_board(forged, chat=False)
     html = await ws.receive_from(timeout=2)
     assert 'data-code="NO_SUCH_ARENA"' in html
+    await ws.disconnect()
+
+
+async def test_a_query_of_many_fields_is_the_lobbys_socket():
+    ws = await connect("/ws/lobby/?" + "&".join(f"f{n}=1" for n in range(50)))
+    assert (await ws.connect())[0]
+    assert 'id="chat-log" ' in await ws.receive_from(timeout=2)
     await ws.disconnect()
 
 
