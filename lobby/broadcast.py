@@ -72,9 +72,32 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+class _TableNews(threading.local):
+    """The tables whose news this thread's transaction holds, each sent once when it
+    commits: a match seats and readies its players and starts its table in one
+    transaction (lobby/quickplay.py ``seat_and_start``), which was six renders of the
+    same committed state and six sends to every lobby for a table of two."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, bool] = {}  # table id → whether it was created
+
+
+_table_news = _TableNews()
+
+
 def table_changed(table_id: int, *, created: bool = False) -> None:
     _lobby_changed(table_id)  # now, for this transaction's own reads, and again once committed
-    transaction.on_commit(lambda: _send_table_changed(table_id, created))
+    news = _table_news.pending
+    news[table_id] = news.get(table_id, False) or created
+    # One callback each time (a rolled-back transaction drops its own): the first to run
+    # after the commit sends the table as it then stands, the others find it sent.
+    transaction.on_commit(lambda: _send_pending_table(table_id))
+
+
+def _send_pending_table(table_id: int) -> None:
+    created = _table_news.pending.pop(table_id, None)
+    if created is not None:
+        _send_table_changed(table_id, created)
 
 
 def watchers_changed(table_id: int, *, seats: bool = False) -> None:
