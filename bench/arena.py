@@ -143,6 +143,9 @@ class Bench:
         args, rng = self.args, self.rng
         self.start = timezone.now().replace(microsecond=0) + dt.timedelta(minutes=1)
         arenas.clock = lambda: self.at(self.now)
+        # The board's news waits for the second's end, as ArenaNews times it under a server
+        # (here no loop times it: it would go at once, for every change): ``on_tick`` sends it.
+        arenas.arena_news.changed = self.changed.add
         staff = User.objects.create_user("bench-staff", password="x", is_staff=True)
         kinds = [k for k in args.games.split(",") if k]
         self.arenas: list[Arena] = []
