@@ -198,7 +198,14 @@ class Bench:
             pass  # came back to an arena that is over, or left for good meanwhile
         self.closed.discard(ref.user_id)
 
+    def no_longer_due(self, arena_id: int, ref: PlayerRef) -> None:
+        """A player who pauses, leaves or closes the page waits for nothing: the time
+        until they come back is not a pairing's wait."""
+        for pk in ArenaPlayer.objects.filter(arena_id=arena_id, user_id=ref.user_id).values_list("pk", flat=True):
+            self.due_since.pop(pk, None)
+
     def on_pause(self, arena_id: int, ref: PlayerRef) -> None:
+        self.no_longer_due(arena_id, ref)
         try:
             arenas.arena_pause(arena_id=arena_id, player=ref)
             self.changed.add(arena_id)
@@ -206,6 +213,7 @@ class Bench:
             pass  # paused already (the page was gone)
 
     def on_leave(self, arena_id: int, ref: PlayerRef) -> None:
+        self.no_longer_due(arena_id, ref)
         try:
             arenas.arena_leave(arena_id=arena_id, player=ref)
             self.changed.add(arena_id)
@@ -213,6 +221,7 @@ class Bench:
             pass
 
     def on_close(self, arena_id: int, ref: PlayerRef) -> None:
+        self.no_longer_due(arena_id, ref)
         self.closed.add(ref.user_id)
         Watcher.objects.filter(user_id=ref.user_id).delete()
 

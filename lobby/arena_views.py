@@ -42,7 +42,7 @@ def arena_context(arena: Arena, request: HttpRequest, now: dt.datetime | None = 
     now = now or arenas.clock()
     player = player_from_request(request)
     key = identity_key(player.user_id, player.guest_token) if player else None
-    places = [e.player_key for e in arenas.standings(arena)]
+    places = list(arenas.ranked(arena).values_list("player_key", flat=True))
     me = arenas.entry_of(arena, player)
     return {
         "arena": arena,

@@ -90,6 +90,17 @@ def entry_of(arena: Arena, player: PlayerRef | None, *, lock: bool = False) -> A
     return query.filter(arena=arena, player_key=identity_key(player.user_id, player.guest_token)).first()
 
 
+# games/core/arena.py ``standings_key`` in SQL, for the board: 300 players sorted by the
+# database and read as tuples, the top 50 as rows (tests/lobby/test_arenas.py holds the
+# two orders equal).
+STANDINGS_ORDER = ("-points", "games", "-rating", "pk")
+
+
+def ranked(arena: Arena):
+    """The arena's players, best first, as a query."""
+    return ArenaPlayer.objects.filter(arena=arena).order_by(*STANDINGS_ORDER)
+
+
 def standings(arena: Arena) -> list[ArenaPlayer]:
     """Every player of the arena, best first (games/core/arena.py ``standings``)."""
     return rules.standings(ArenaPlayer.objects.filter(arena=arena))
@@ -606,13 +617,14 @@ SHOWN = 50  # the board's top rows (the reader's own place is in their own panel
 def board_context(arena: Arena) -> dict:
     """What the board of an arena's page shows, the same for every reader: the podium
     once it is over, the standings' top ``SHOWN``, the games running."""
-    rows = list(enumerate(standings(arena), start=1))
+    order = list(ranked(arena).values_list("player_key", "points"))
+    top = list(enumerate(ranked(arena)[:SHOWN], start=1))
     return {
         "arena": arena,
-        "all_rows": rows,
-        "rows": rows[:SHOWN],
-        "players": len(rows),
-        "podium": [e for _, e in rows if e.rank is not None][:3] if arena.status == Arena.Status.FINISHED else [],
+        "places": {key: (n, points) for n, (key, points) in enumerate(order, start=1)},
+        "rows": top,
+        "players": len(order),
+        "podium": [e for _, e in top if e.rank is not None][:3] if arena.status == Arena.Status.FINISHED else [],
         "games": list(
             Table.objects.filter(arena=arena, status=Table.Status.RUNNING).prefetch_related("seats").order_by("-pk")[:20]
         ),
@@ -631,7 +643,7 @@ def _board(language: str, arena_id: int) -> tuple[str, dict[str, tuple[int, int]
     if arena is None:
         return "", {}
     context = board_context(arena)
-    places = {e.player_key: (n, e.points) for n, e in context.pop("all_rows")}
+    places = context.pop("places")
     with translation.override(language):
         html = render_to_string("lobby/arena.html#arena_board", {**context, "oob": True})
     return html, places

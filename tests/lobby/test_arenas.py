@@ -492,3 +492,21 @@ def test_the_profile_shows_the_players_arenas(client, staff, players):
     finish(table, {1: 1, 2: 2})
     page = client.get(f"/accounts/players/{players[1].username}/").content.decode()
     assert 'id="arena-history"' in page and "Sunday arena" in page
+
+
+def test_the_boards_sql_order_is_the_rules_order(staff, make_user):
+    """lobby/arenas.py STANDINGS_ORDER sorts in the database as games/core/arena.py
+    ``standings_key`` does: points, fewer games, higher rating, who joined first."""
+    import random
+
+    from games.core import arena as rules
+
+    arena = make_arena(staff)
+    rng = random.Random(7)
+    for n in range(40):
+        entry = join(arena, make_user(f"sorted{n}"))
+        ArenaPlayer.objects.filter(pk=entry.pk).update(
+            points=rng.randint(0, 4), games=rng.randint(0, 3), rating=rng.choice([20.0, 25.0, 30.0])
+        )
+    in_sql = [e.pk for e in arenas.ranked(arena)]
+    assert in_sql == [e.pk for e in rules.standings(ArenaPlayer.objects.filter(arena=arena))]
