@@ -22,7 +22,7 @@ table of the game (two; three for Block-Killer), whichever is later, to their ta
 target is p99 ≤ 10 s while two or more wait),
 ``double_seats`` (players at two running tables at once, checked after every pairing:
 0), ``standings_ms_p50`` / ``standings_ms_p99`` (recomputing an arena's standings and
-rendering and sending its board to the layer, as ``ArenaNews`` does at most once a
+rendering and sending its board to the layer, as ``arena_news`` does at most once a
 second per arena: target ≤ 50 ms), and ``chips_conserved`` (yes/no: the players'
 chips and the pools, before and after), and last the headline, ``pairing_wait_p99_s``.
 """
@@ -143,7 +143,7 @@ class Bench:
         args, rng = self.args, self.rng
         self.start = timezone.now().replace(microsecond=0) + dt.timedelta(minutes=1)
         arenas.clock = lambda: self.at(self.now)
-        # The board's news waits for the second's end, as ArenaNews times it under a server
+        # The board's news waits for the second's end, as ``arena_news`` times it under a server
         # (here no loop times it: it would go at once, for every change): ``on_tick`` sends it.
         arenas.arena_news.changed = self.changed.add
         staff = User.objects.create_user("bench-staff", password="x", is_staff=True)
@@ -230,7 +230,7 @@ class Bench:
             self.note_company(arena)
             arenas.arena_tick(arena_id=arena.pk)
             if self.note_pairings(arena) or arena.pk in self.changed:
-                self.push_board(arena.pk)  # at most once a second, as ArenaNews
+                self.push_board(arena.pk)  # at most once a second, as arena_news
         self.changed.clear()
 
     def on_end(self, table_id: int, arena_id: int) -> None:
@@ -289,10 +289,10 @@ class Bench:
         return bool(new_tables)
 
     def push_board(self, arena_id: int) -> None:
-        """What ArenaNews does for an arena at most once a second: its standings afresh,
+        """What ``arena_news`` does for an arena at most once a second: its standings afresh,
         its board rendered and sent."""
         started = time.perf_counter()
-        arenas.arena_news.send_now([arena_id])
+        arenas.send_boards([arena_id])
         self.standings_ms.append((time.perf_counter() - started) * 1000)
 
     def chips(self) -> int:

@@ -14,15 +14,11 @@ on (starts, pairs, ends, pays) whenever somebody looks at it (its page asks ever
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import datetime as dt
 import logging
 import secrets
-import threading
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count
@@ -42,7 +38,7 @@ from games.ratings import matching_rating
 from games.refusals import refusal_text
 from games.registry import GAMES, GameSpec, get_game
 from lobby import broadcast
-from lobby.broadcast import arena_group, identity_key
+from lobby.broadcast import Batched, arena_group, identity_key
 from lobby.models import Arena, ArenaPlayer, ArenaSchedule, Seat, Table, Watcher
 from lobby.quickplay import players_per_match, seat_and_start
 from lobby.services import chips_available
@@ -663,57 +659,23 @@ def own_place_in(language: str, place: int, points: int) -> str:
         return own_place_html(place, points)
 
 
-class ArenaNews:
-    """The arenas whose board changed, for one send of each a moment later: however
-    many games end, an arena's pages get its board at most every ``ARENA_NEWS_SECONDS``,
-    rendered once (per language) as it stands then. Filled on commit, sent from the
-    database's thread (the server's loop only times it, ``config.sends``); without a
-    server (tests, commands) at once."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.pending: set[int] = set()
-        self.timed = False
-        self.sending: set[asyncio.Task] = set()
-
-    def changed(self, arena_id: int) -> None:
-        box = sends.outbox()
-        if box is None:
-            self.send_now([arena_id])
-            return
-        with self.lock:
-            self.pending.add(arena_id)
-            if self.timed:
-                return
-            self.timed = True
-        box.loop.call_soon_threadsafe(
-            box.loop.call_later, ARENA_NEWS_SECONDS, self._send_later, context=contextvars.Context()
-        )
-
-    def _send_later(self) -> None:
-        task = asyncio.get_running_loop().create_task(database_sync_to_async(self.send)())
-        self.sending.add(task)
-        task.add_done_callback(self.sending.discard)
-
-    def send(self) -> None:
-        with self.lock:
-            pending, self.pending, self.timed = self.pending, set(), False
-        self.send_now(sorted(pending))
-
-    def send_now(self, arena_ids: list[int]) -> None:
-        for arena_id in arena_ids:
-            try:
-                html, places = _board(settings.LANGUAGE_CODE, arena_id)
-                sends.group_send(
-                    arena_group(arena_id),
-                    {"type": "arena.board", "html": html, "arena_id": arena_id, "key": secrets.token_hex(8),
-                     "places": places},
-                )
-            except Exception:
-                log.exception("sending arena %s's board failed", arena_id)
+def send_boards(arena_ids) -> None:
+    """Each arena's board (and its players' places) to its pages, as it stands now."""
+    for arena_id in arena_ids:
+        try:
+            html, places = _board(settings.LANGUAGE_CODE, arena_id)
+            sends.group_send(
+                arena_group(arena_id),
+                {"type": "arena.board", "html": html, "arena_id": arena_id, "key": secrets.token_hex(8),
+                 "places": places},
+            )
+        except Exception:
+            log.exception("sending arena %s's board failed", arena_id)
 
 
-arena_news = ArenaNews()
+# The arenas whose board changed: however many games end, an arena's pages get its board
+# at most every ARENA_NEWS_SECONDS, rendered once (per language) as it stands then.
+arena_news = Batched(ARENA_NEWS_SECONDS, lambda pending: send_boards(sorted(pending)), "sending the boards of arenas")
 
 
 def board_changed(arena_id: int) -> None:

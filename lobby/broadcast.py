@@ -22,6 +22,7 @@ import contextvars
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -108,39 +109,43 @@ def watchers_changed(table_id: int, *, seats: bool = False) -> None:
     Pages come and go in crowds (a restarted server's pages all come back at once, each
     table's four of them): under a server, each table's news of them goes out at most
     once every ``PRESENCE_NEWS_SECONDS``, rendered as the table stands then, rather than
-    once for each page (``PresenceNews``)."""
+    once for each page (``presence_news``)."""
     _lobby_changed(table_id)
     transaction.on_commit(lambda: presence_news.changed(table_id, seats))
 
 
-class PresenceNews:
-    """The tables whose pages came or went, for one send of their news a moment later.
+class Batched:
+    """Tables (or arenas) whose news changed, for one send of all of them a moment later.
 
     Filled on the database's thread (on commit), sent from it too: the server's loop
-    only times the send (``config.sends``). Without a server (tests without Daphne,
-    management commands) the news goes at once, as every other."""
+    only times the send (``config.sends``), ``seconds`` after the first change. Without
+    a server (tests without Daphne, management commands) the news goes at once, as
+    every other. ``deliver`` gets the pending ids, each with whether any of its changes
+    said ``flag``."""
 
-    def __init__(self) -> None:
+    def __init__(self, seconds: float, deliver: Callable[[dict[int, bool]], None], what: str) -> None:
+        self.seconds = seconds
+        self.deliver = deliver
+        self.what = what  # for the log, with the ids
         self.lock = threading.Lock()
-        self.pending: dict[int, bool] = {}  # table id → whether its seat panels changed
+        self.pending: dict[int, bool] = {}
         self.timed = False
         self.sending: set[asyncio.Task] = set()
 
-    def changed(self, table_id: int, seats: bool) -> None:
+    def changed(self, key: int, flag: bool = False) -> None:
         box = sends.outbox()
         if box is None:
-            with translation.override(settings.LANGUAGE_CODE):
-                _send_presence({table_id: seats})
+            self.deliver({key: flag})
             return
         with self.lock:
-            self.pending[table_id] = self.pending.get(table_id, False) or seats
+            self.pending[key] = self.pending.get(key, False) or flag
             if self.timed:
                 return
             self.timed = True
         # In a context of its own: not the database thread's, where asgiref notes that its
         # one thread is in use (and would refuse the send's own database_sync_to_async).
         box.loop.call_soon_threadsafe(
-            box.loop.call_later, PRESENCE_NEWS_SECONDS, self._send_later, context=contextvars.Context()
+            box.loop.call_later, self.seconds, self._send_later, context=contextvars.Context()
         )
 
     def _send_later(self) -> None:
@@ -152,13 +157,18 @@ class PresenceNews:
         with self.lock:
             pending, self.pending, self.timed = self.pending, {}, False
         try:
-            with translation.override(settings.LANGUAGE_CODE):
-                _send_presence(pending)
+            self.deliver(pending)
         except Exception:
-            log.exception("telling tables %s's pages and the lobby who came failed", sorted(pending))
+            log.exception("%s %s failed", self.what, sorted(pending))
 
 
-presence_news = PresenceNews()
+def _send_presence_in_site_language(pending: dict[int, bool]) -> None:
+    with translation.override(settings.LANGUAGE_CODE):
+        _send_presence(pending)
+
+
+# A table's news of its pages coming and going (``watchers_changed``), the flag: its seat panels too.
+presence_news = Batched(PRESENCE_NEWS_SECONDS, _send_presence_in_site_language, "telling the pages and the lobby of tables")
 
 
 def _send_presence(pending: dict[int, bool]) -> None:

@@ -1,4 +1,4 @@
-"""An arena page's board over the lobby's socket (issue 51, lobby/arenas.py ArenaNews):
+"""An arena page's board over the lobby's socket (issue 51, lobby/arenas.py arena_news):
 its standings and games pushed as they change, in the reader's language; its chat a
 room of its own; a socket for a forged arena is refused."""
 

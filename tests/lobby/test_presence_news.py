@@ -1,5 +1,5 @@
 """Under a server, a table's news of its pages coming and going goes out once a moment
-later, not once per page (lobby/broadcast.py ``PresenceNews``): a restarted server's
+later, not once per page (lobby/broadcast.py ``presence_news``): a restarted server's
 pages all come back at once, and each of them re-rendered its table's lobby row and
 seat panels on the database's one thread, ahead of every other page's handshake."""
 
