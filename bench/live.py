@@ -81,17 +81,22 @@ The bots read their boards by markup, not words, in any language.
 Prints ``name: value`` lines; ``lines_cleared_total`` adds up every player's final
 Lines count (from its ``score-{seat}`` fragment), over every game. Latency is measured
 from an intent sent to the sender's own fragment received: every intent carries a
-sequence number and the host acknowledges it in the version comment of the broadcast it
-causes (``<!--v12 a3:41 a1:7-->``); the spectator of the table receives that same
-broadcast, and ``spectator_p50_ms``/``spectator_p99_ms`` are from the send to the
-moment the spectator's socket delivered it (the last of the table's sockets to see
-an intent). Only intents sent inside the play window count. An intent not
-acknowledged within 1 s is a timeout (``timeouts``, ``spectator_timeouts``) and is
-left out of the percentiles. A key that changes nothing (into a wall, a refused bomb)
-is never acknowledged: the host handles a socket's intents in order, so an intent with
-no ack of its own is one it passed over (``intents_without_effect``) when a later
-intent of the same player was acknowledged within 1 s of being sent (``Keys``), and a
-timeout otherwise (the players go on pressing keys, unmeasured, for 1 s after the
+sequence number and the host acknowledges each seat's latest key applied in the version
+comment of the table's next frame (``<!--v12 a3:41 a1:7-->``; one frame a tick,
+``LIVE_TICK_MS``, ``--tick-ms``): an ack of 41 answers every key of seat 3 up to 41,
+each timed from its own send. ``own_ack_p50_ms``/``own_ack_p99_ms`` (the same as
+``p50_ms``/``p99_ms``) are the sender's own socket's; ``opponent_p50_ms``/
+``opponent_p99_ms`` the table's three other players' sockets', each of them timing each
+key; ``spectator_p50_ms``/``spectator_p99_ms`` the spectator's (the last of the table's
+sockets to see a key). All of them include up to one tick. ``frames_per_socket_s`` is the
+frames every socket read a second and ``bytes_per_table_minute`` their bytes, per table.
+Only intents sent inside the play window count. An intent not
+acknowledged within 1 s is a timeout (``timeouts``, ``opponent_timeouts``,
+``spectator_timeouts``) and is left out of the percentiles. A key that changes nothing
+(into a wall, a refused bomb) has no frame of its own: the host handles a socket's
+intents in order, so a key answered only by a later key's ack more than 1 s after it was
+sent was passed over (``intents_without_effect``) when that later key was answered
+within 1 s of being sent (``Keys``), and a timeout otherwise (the players go on pressing keys, unmeasured, for 1 s after the
 window so that its last intents are decided, and a player whose measured keys are
 still undecided then, for up to 3 s more, until an answered key decides them; the
 answers to those count the same way; ``timeouts_at_stop`` counts the timeouts still
@@ -164,10 +169,8 @@ import re  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from functools import lru_cache  # noqa: E402
-from typing import TypeVar  # noqa: E402
 
 from bench import machine, proxy, report  # noqa: E402
 from bench.client import (  # noqa: E402
@@ -216,7 +219,6 @@ HARMLESS = ("left", "right")  # sent while the plan's last key (the drop) is in 
 TAPPED = {"left": "left", "right": "right"}
 SWAP = {"left": "right", "right": "left"}
 INF = float("inf")
-T = TypeVar("T")
 REVERSED = 1e9  # ``Player.control_until`` while ← and → are swapped (any time ahead)
 
 # The markup of games/tetriwar/render.py, for one seat (a bot reads only its own).
@@ -538,6 +540,10 @@ class Stats:
     def __init__(self) -> None:
         self.latencies = Samples()  # intent -> the sender's own fragment
         self.spectator_latencies = Samples()  # intent -> the table's spectator has it
+        self.opponent_latencies = Samples()  # intent -> each other player of the table has it
+        self.opponent_timeouts: list[float] = []  # … not at an opponent within 1 s
+        self.window_frames = 0  # frames every socket (players, spectators) read in the window
+        self.window_bytes = 0  # … and their bytes
         self.timeouts: list[float] = []  # send times of intents not acknowledged within 1 s
         self.timeouts_at_stop = 0  # of them, still without an answer when their player stopped
         self.spectator_timeouts: list[float] = []  # … not at the spectator within 1 s
@@ -671,75 +677,99 @@ async def open_socket(ws_url: str, cookie: str, origin: str, gate: asyncio.Semap
 
 class Track:
     """One table's measured intents in flight, by seat then seq (in the order sent):
-    ``[sent_at, the sender has its ack]``, for the spectator to time the same ack."""
+    ``[sent_at, the sender has its ack]``, for the spectator (``sent``) and each other
+    player (``seen_by``, by the watching seat) to time the same ack."""
 
     def __init__(self) -> None:
         self.sent: dict[int, dict[int, list]] = {seat: {} for seat in SEATS}
+        self.seen_by: dict[int, dict[int, dict[int, list]]] = {
+            watcher: {seat: {} for seat in SEATS if seat != watcher} for watcher in SEATS
+        }
+
+    def add(self, seat: int, seq: int, entry: list) -> None:
+        self.sent[seat][seq] = entry
+        for watcher, by_seat in self.seen_by.items():
+            if watcher != seat:
+                by_seat[seat][seq] = entry
 
     def missing_at_spectator(self) -> list[float]:
         """Intents the sender saw acknowledged and the spectator never did."""
         return [entry[0] for by_seq in self.sent.values() for entry in by_seq.values() if entry[1]]
 
+    def missing_at_opponents(self) -> list[float]:
+        """Intents the sender saw acknowledged and another player never did (once each)."""
+        return [entry[0] for by_seat in self.seen_by.values() for by_seq in by_seat.values()
+                for entry in by_seq.values() if entry[1]]
 
-def passed_over(by_seq: dict[int, T], seq: int) -> Iterator[T]:
-    """The intents of ``by_seq`` (by number, in the order sent) numbered before ``seq``,
-    taken out: the host handles a socket's intents in order, so once ``seq`` is
-    acknowledged, those still without an ack were passed over (they changed nothing)."""
+
+def answered_up_to(by_seq: dict[int, list], seq: int, received: float, samples: Samples,
+                   timeouts: list[float], *, prompt: bool | None = None, mark: bool = False) -> int:
+    """A socket read the ack of ``seq`` at ``received``: that key, and every earlier one of
+    ``by_seq`` (``[sent_at, answered]`` by seq, in the order sent) still unanswered here,
+    are answered (the host acknowledges each seat's latest key applied once per tick: an
+    earlier key was applied by then, or passed over). Each is measured when answered
+    within ACK_TIMEOUT. One that waited longer is a timeout, unless it was passed over and
+    the server was not stalled: ``prompt``, whether key ``seq`` itself was answered in
+    time (None: from its entry here), since an earlier key may have been sent more than a
+    second before it (the gaps are exponential). ``mark``: the sender's own answers, which
+    the table's other sockets should see too. Returns how many keys were passed over."""
+    if prompt is None:
+        entry = by_seq.get(seq)
+        prompt = entry is not None and received - entry[0] <= ACK_TIMEOUT
+    passed = 0
     while by_seq:
-        first = next(iter(by_seq))
-        if first >= seq:
-            return
-        yield by_seq.pop(first)
+        number = next(iter(by_seq))
+        if number > seq:
+            break
+        entry = by_seq.pop(number)
+        if mark:
+            entry[1] = True
+        if received - entry[0] <= ACK_TIMEOUT:
+            samples.add(entry[0], (received - entry[0]) * 1000)
+        elif number != seq and prompt:
+            passed += 1
+        else:
+            timeouts.append(entry[0])
+    return passed
 
 
 class Keys:
     """One player's measured keys and their answers, in the order sent."""
 
-    def __init__(self, stats: Stats, shared: dict[int, list]) -> None:
+    def __init__(self, stats: Stats, track: Track, seat: int) -> None:
         self.stats = stats
-        self.shared = shared  # the table's record of them, for its spectator (Track)
-        self.pending: dict[int, float] = {}  # measured keys without their ack: send times
+        self.track, self.seat = track, seat  # the table's record of them, for its spectator and opponents
+        self.pending: dict[int, list] = {}  # measured keys without their ack: [sent_at, answered]
         self.after: dict[int, float] = {}  # send times of keys pressed after the window
 
     def sent(self, seq: int, at: float, window: Window) -> None:
         if window.measures(at):
-            self.pending[seq] = at
-            self.shared[seq] = [at, False]
+            entry = [at, False]
+            self.pending[seq] = entry
+            self.track.add(self.seat, seq, entry)
             self.stats.sent += 1
         elif at >= window.until:
             self.after[seq] = at
 
     def answered(self, seq: int, received: float) -> None:
-        stats, pending = self.stats, self.pending
-        sent_at = pending.pop(seq, None)
+        """The host acknowledged ``seq``: the seat's latest key applied, in the frame of
+        its tick. It takes a socket's intents in order, so every key up to this one was
+        handled by then: applied (its ack went with a later key of the same tick) or
+        passed over (it changed nothing: a key into a wall is never acknowledged). All of
+        them are answered now (``answered_up_to``)."""
+        own = self.pending[seq][0] if seq in self.pending else self.after.get(seq)
+        for number in [n for n in self.after if n <= seq]:
+            del self.after[number]
         # whether this key was answered in time, measured or not (one pressed after the
         # window only decides the fate of the measured keys before it)
-        own = sent_at if sent_at is not None else self.after.pop(seq, None)
         prompt = own is not None and received - own <= ACK_TIMEOUT
-        if sent_at is not None:
-            if prompt:
-                stats.latencies.add(sent_at, (received - sent_at) * 1000)
-            else:
-                stats.timeouts.append(sent_at)
-            entry = self.shared.get(seq)
-            if entry is not None:
-                entry[1] = True
-        # The host takes a socket's intents in order, and acknowledges a key that
-        # changed something in the broadcast of that change: one still without an ack
-        # before this one was passed over (it changed nothing). When it was handled is
-        # not known, only that it was before this one: if this one was answered in
-        # time, the server was not stalled, and the earlier key (sent perhaps more than
-        # a second before this one: the gaps are exponential) is not a timeout; else it
-        # is one when its own wait was too long.
-        for sent_at in passed_over(pending, seq):
-            if prompt or received - sent_at <= ACK_TIMEOUT:
-                stats.without_effect += 1
-            else:
-                stats.timeouts.append(sent_at)
+        self.stats.without_effect += answered_up_to(
+            self.pending, seq, received, self.stats.latencies, self.stats.timeouts, prompt=prompt, mark=True
+        )
 
     def unanswered(self) -> None:
         """The player stopped: its measured keys still without an answer are timeouts."""
-        self.stats.timeouts.extend(self.pending.values())
+        self.stats.timeouts.extend(entry[0] for entry in self.pending.values())
         self.stats.timeouts_at_stop += len(self.pending)
         self.pending.clear()
 
@@ -757,8 +787,9 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
     import websockets
 
     seat = bot.seat
-    shared = (track or Track()).sent[seat]
-    keys = Keys(stats, shared)
+    track = track or Track()
+    keys = Keys(stats, track, seat)
+    others = track.seen_by[seat]  # the other players' keys, as this socket sees them answered
     async with await open_socket(ws_url, cookie, origin, gate, stats, address) as ws:
 
         async def read():
@@ -769,6 +800,9 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                     if not greeted:
                         greeted = True
                         stats.greeted += 1
+                    if window.measures(received):
+                        stats.window_frames += 1
+                        stats.window_bytes += len(message)
                     head = HEAD.match(message)
                     if head is None:
                         if "ws-error" in message:
@@ -781,6 +815,9 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                     for acked_seat, acked_seq in ACK.findall(head.group(2)):
                         if int(acked_seat) == seat:
                             keys.answered(int(acked_seq), received)
+                        elif int(acked_seat) in others:
+                            answered_up_to(others[int(acked_seat)], int(acked_seq), received,
+                                           stats.opponent_latencies, stats.opponent_timeouts)
             except websockets.exceptions.ConnectionClosed:
                 pass  # the sender finds out when it next sends
 
@@ -827,6 +864,9 @@ async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: 
     sent = track.sent if track is not None else {}
 
     def read(message: str, received: float) -> None:
+        if window.measures(received):
+            stats.window_frames += 1
+            stats.window_bytes += len(message)
         head = HEAD.match(message)
         if head is None:
             return
@@ -834,18 +874,9 @@ async def spectator(ws_url, cookie, origin, window: Window, stats: Stats, gate: 
             stats.window_broadcasts += 1
         for acked_seat, acked_seq in ACK.findall(head.group(2)):
             by_seq = sent.get(int(acked_seat))
-            if not by_seq:
-                continue
-            seq = int(acked_seq)
-            entry = by_seq.pop(seq, None)
-            if entry is not None:
-                if received - entry[0] <= ACK_TIMEOUT:
-                    stats.spectator_latencies.add(entry[0], (received - entry[0]) * 1000)
-                else:
-                    stats.spectator_timeouts.append(entry[0])
-            for earlier in passed_over(by_seq, seq):  # never broadcast …
-                if earlier[1]:  # … yet the sender saw its ack: lost on the way here
-                    stats.spectator_timeouts.append(earlier[0])
+            if by_seq:
+                answered_up_to(by_seq, int(acked_seq), received, stats.spectator_latencies,
+                               stats.spectator_timeouts)
         if 'id="game"' not in message:
             stats.update_bytes.append(len(message.encode()))
         if RESULTS in message:
@@ -998,6 +1029,7 @@ class Room:
         self.pool.shutdown(wait=False, cancel_futures=True)
         for track in self.tracks:
             self.stats.spectator_timeouts.extend(track.missing_at_spectator())
+            self.stats.opponent_timeouts.extend(track.missing_at_opponents())
 
 
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int],
@@ -1131,6 +1163,8 @@ def main() -> None:
                         help="the sockets' languages, spread over them in turn (e.g. en,de,zh-hans)")
     parser.add_argument("--journal", choices=("on", "off"), default="on",
                         help="whether the server writes its games' inputs down as they come (GAME_JOURNAL)")
+    parser.add_argument("--tick-ms", type=int, default=None,
+                        help="the servers' LIVE_TICK_MS (default: the site's, 33; 0 sends every change at once)")
     parser.add_argument("--client", choices=("ai", "scripted"), default="ai",
                         help="ai: bots that mirror their boards and plan with the AI; scripted: the same "
                              "schedule and frames, reading only the acknowledgements (many tables)")
@@ -1174,6 +1208,8 @@ def main() -> None:
                 flush_redis(redis_url)
             env = server_env(servers.tmp, database_url=scratch.url if scratch else "", redis_url=redis_url,
                              shards=shards, GAME_JOURNAL="true" if args.journal == "on" else "false")
+            if args.tick_ms is not None:
+                env["LIVE_TICK_MS"] = str(args.tick_ms)
             if args.proxy == "nginx":
                 # nginx, whose X-Forwarded-For names each table's address
                 env["TRUSTED_PROXIES"] = "127.0.0.1"
@@ -1243,6 +1279,7 @@ def main() -> None:
     if nginx and hosting:
         figure("proxy_sockets_to_host", f"{routes[0]} of {routes[1]}")
     figure("languages", ",".join(languages))
+    figure("live_tick_ms", args.tick_ms if args.tick_ms is not None else "33 (the site's default)")
     figure("seconds", args.seconds)
     figure("minutes_per_game", args.minutes)
     figure("players", args.tables * 4)
@@ -1319,8 +1356,16 @@ def main() -> None:
     figure("tables", args.tables)
     figure("p50_ms", percentile(stats.latencies.ms, 0.50), ".2f")
     figure("p99_ms", percentile(stats.latencies.ms, 0.99), ".2f")
+    figure("own_ack_p50_ms", percentile(stats.latencies.ms, 0.50), ".2f")
+    figure("own_ack_p99_ms", percentile(stats.latencies.ms, 0.99), ".2f")
+    figure("opponent_p50_ms", percentile(stats.opponent_latencies.ms, 0.50), ".2f")
+    figure("opponent_p99_ms", percentile(stats.opponent_latencies.ms, 0.99), ".2f")
+    figure("opponent_timeouts", len(stats.opponent_timeouts))
     figure("spectator_p50_ms", percentile(stats.spectator_latencies.ms, 0.50), ".2f")
     figure("spectator_p99_ms", percentile(stats.spectator_latencies.ms, 0.99), ".2f")
+    if stats.window_s > 0 and args.tables:
+        figure("frames_per_socket_s", stats.window_frames / (args.tables * 5 * stats.window_s), ".2f")
+        figure("bytes_per_table_minute", f"{stats.window_bytes / (args.tables * stats.window_s / 60):.0f}")
     figure("timeouts", len(stats.timeouts))
     figure("timeouts_at_stop", stats.timeouts_at_stop)
     if not args.no_floor:

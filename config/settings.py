@@ -353,6 +353,13 @@ if any(not 0 <= n < GAME_HOST_SHARDS for n in HOSTED_SHARDS):
 # that a restart resumes them; off, a restart aborts every running game (stakes back),
 # as before issue 50 (bench/live.py --journal off measures what writing them costs).
 GAME_JOURNAL = env_bool("GAME_JOURNAL", True)
+# A real-time table (TetriWar) sends what changed at most once per tick: one frame per
+# socket with every region changed since the last, and each seat's latest key applied
+# (games/host.py, ``LiveTable.flush``); what decides something (the start, a top-out,
+# the end, a refusal, a resync) goes at once. 0 sends every change as it happens.
+LIVE_TICK_MS = env_int("LIVE_TICK_MS", 33, minimum=0)
+if LIVE_TICK_MS > 250:  # beyond, opponents' boards would stutter and the own keys' answers lag
+    raise EnvError("LIVE_TICK_MS must be at most 250")
 # Scale-out: a shard that no process has hosted for this long (its host died and did not
 # come back) has its running games aborted, stakes back; a host that comes back sooner
 # resumes them (games/resume.py).

@@ -86,7 +86,10 @@ HEARTBEAT_SECONDS = 1.0  # a worker writes its shards' heartbeat this often
 HEARTBEAT_STALE_SECONDS = 5.0  # after this long without one, another process may take the shard
 QUEUE_LIMIT = 1000  # intents waiting at one table before more are refused as BUSY
 WAITING_LIMIT = 100_000  # messages kept while a starting host rebuilds its games (then dropped)
-clock = time.monotonic  # the host's only time source (tests put a fake clock here)
+clock = time.monotonic  # the host's only time source for the games (tests put a fake clock here)
+# What paces a table's frames (``LiveTable.flush``): the wall's time, not the game's, so
+# that a test's fake game clock does not hold frames back.
+pace = time.monotonic
 # When this process started: games still marked running that began earlier were hosted
 # by a process that is gone, and are resumed (``GameHost.resume``).
 PROCESS_STARTED = datetime.datetime.now(datetime.UTC)
@@ -222,6 +225,14 @@ class LiveTable:
         self.leaving: list[int] = []  # seats that left the game this step, for the table's seats
         self.leave_at_start: set[int] = set()  # seats that asked to leave during the countdown
         self.away_shown = NOBODY_AWAY  # the seats away that the pages show
+        # What changed since the last frame (``flush``): a real-time game sends at most one
+        # frame per tick, a turn-based one every change at once (tick 0).
+        self.tick = settings.LIVE_TICK_MS / 1000 if live.TICKED else 0.0
+        self.unsent: list[Any] = []  # the events not yet shown
+        self.unsent_acks: dict[int, int] = {}  # seat -> its latest intent applied, not yet acknowledged
+        self.unsent_since: float | None = None  # the oldest unanswered intent's arrival (perf_counter)
+        self.flushed_at = -float("inf")  # when the last frame went (``pace``)
+        self.flush_due: float | None = None  # when the next one goes, if something waits (``pace``)
 
     def now(self) -> float:
         return clock() - self.epoch
@@ -268,8 +279,12 @@ class LiveTable:
             while not self.done:
                 deadline = self.next_deadline()
                 timeout = None if deadline is None else max(0.0, deadline - self.now())
-                # Everything that has arrived is handled in one step and published as
-                # one broadcast: under load, fewer and larger frames.
+                if self.flush_due is not None:  # a frame waits for its tick
+                    wait = max(0.0, self.flush_due - pace())
+                    if timeout is None or wait < timeout:
+                        timeout, deadline = wait, None
+                # Everything that has arrived is handled in one step; what it changed goes
+                # out with the tick's frame (``flush``).
                 await self.step(await self.inbox.take_all(timeout, deadline))
         except Exception:
             log.exception("table %s: the host failed; aborting the game", self.table_id)
@@ -333,21 +348,24 @@ class LiveTable:
                     self.bot_due[seat] = now + delay
             events.extend(self.live.advance(now))
             events.extend(self.forfeit_the_gone(now))
-        html = self.live.render_events(events)
-        shown = self.away_news(now)
-        html += shown()
-        if html:
-            # The same change in the other languages read at the table, if any (the
-            # adapter remembered what it showed as it rendered it the first time).
-            await self.publish(
-                html, acks, self.translations(lambda: self.live.rerender_events(events) + shown())
-            )
-            if arrived is not None:
-                self.latency.observe(time.perf_counter() - arrived)
-        if events:
-            await self.send_private(events)
-        if self.started:  # a game rebuilt after a restart: its pages learn their boards at its start
-            await self.send_own(events, self.now())
+        self.unsent.extend(events)
+        for seat, seq in acks:
+            self.unsent_acks[seat] = seq
+        if arrived is not None and self.unsent_since is None:
+            self.unsent_since = arrived
+        if (
+            self.unsent or self.unsent_acks or self.away() != self.away_shown
+            or (self.started and self.live.own_news_due())
+        ):
+            if (
+                pace() >= self.flushed_at + self.tick
+                or self.leaving
+                or self.live.finished
+                or self.live.decisive(events)
+            ):
+                await self.flush(self.now())
+            elif self.flush_due is None:
+                self.flush_due = self.flushed_at + self.tick
         if self.leaving:
             # A forfeit decides something: written down at once, not in the next batch.
             await self.host.journal.flush()
@@ -356,6 +374,36 @@ class LiveTable:
             await database_sync_to_async(table_services.seats_mark_left)(table_id=self.table_id, seats=seats)
         if self.started and self.live.finished and not self.done:
             await self.finish()
+
+    async def flush(self, now: float) -> None:
+        """One frame per socket with what changed since the last: every region changed,
+        each rendered once as it stands now; each seat's latest intent applied (the
+        broadcast's acks); and, on the sockets of a seat whose page plays its board
+        ahead, that board's news at the end of the same frame (``own_frames``). Then a
+        seat's private fragments (a turn-based game's, sent at once)."""
+        events, self.unsent = self.unsent, []
+        acks, self.unsent_acks = list(self.unsent_acks.items()), {}
+        arrived, self.unsent_since = self.unsent_since, None
+        self.flushed_at, self.flush_due = pace(), None
+        html = self.live.render_events(events)
+        shown = self.away_news(now)
+        html += shown()
+        # a game rebuilt after a restart: its pages learn their boards at its start
+        own = self.own_frames(events, now) if self.started else {}
+        if html:
+            # The same change in the other languages read at the table, if any (the
+            # adapter remembered what it showed as it rendered it the first time).
+            delivered = await self.publish(
+                html, acks, self.translations(lambda: self.live.rerender_events(events) + shown()), own
+            )
+            if arrived is not None:
+                self.latency.observe(time.perf_counter() - arrived)
+            for channel in delivered:
+                del own[channel]
+        for channel, news in own.items():  # news alone, or to a socket of another process
+            await self.reply(channel, news)
+        if events:
+            await self.send_private(events)
 
     async def handle(
         self, message: messages.HostMessage, now: float, events: list[Any], acks: list[tuple[int, int]]
@@ -379,7 +427,7 @@ class LiveTable:
         if message.seq is not None:
             acks.append((message.seat, message.seq))
             # A page that plays its own board learns, after this step, whether the
-            # server's board came out as its own did (``send_own``).
+            # server's board came out as its own did (``own_frames``).
             self.live.acknowledge(message.seat, message.seq, message.claim, ahead=message.at is not None)
 
     async def on_sync(self, message: messages.Sync, now: float, events: list, acks: list) -> None:
@@ -461,14 +509,16 @@ class LiveTable:
                     by_language[language] = in_language(language, lambda seat=seat: self.live.render_private(seat))
                 await self.reply(channel, by_language[language])
 
-    async def send_own(self, events: list[Any], now: float) -> None:
-        """Each seat's news of its own board, to the seat's sockets alone: a real-time
-        game's acknowledgements of the keys its page played ahead (games/live.py,
-        ``own_news``). No words in it, so one text serves every language."""
+    def own_frames(self, events: list[Any], now: float) -> dict[str, str]:
+        """Each seat's news of its own board, by socket of the seat: a real-time game's
+        acknowledgements of the keys its page played ahead (games/live.py, ``own_news``).
+        No words in it, so one text serves every language."""
+        frames: dict[str, str] = {}
         for seat, news in self.live.own_news(events, now).items():
             conn = self.connections.get(seat)
             for channel in sorted(conn.sockets) if conn is not None else ():
-                await self.reply(channel, news)
+                frames[channel] = news
+        return frames
 
     def forfeit_the_gone(self, now: float) -> list[Any]:
         """Seats gone longer than RECONNECT_SECONDS forfeit; so does a seat whose page
@@ -547,16 +597,23 @@ class LiveTable:
         return {language: in_language(language, render) for language in sorted(languages)}
 
     async def publish(
-        self, html: str, acks: list[tuple[int, int]] = (), translations: dict[str, str] | None = None
-    ) -> None:
+        self,
+        html: str,
+        acks: list[tuple[int, int]] = (),
+        translations: dict[str, str] | None = None,
+        tails: dict[str, str] | None = None,
+    ) -> set[str]:
         """One broadcast: ``html`` in the site's language, and ``translations`` of it, all
-        under one version and the same acks."""
+        under one version and the same acks; ``tails``, by socket, what that socket's
+        frame carries at its end besides (its seat's own news). The sockets whose tail
+        went with the broadcast (those of this process)."""
         self.version += 1
         head = self.versioned("", acks)
-        await self.host.hub.publish(
+        return await self.host.hub.publish(
             self.table_id,
             head + html,
             {language: head + text for language, text in translations.items()} if translations else None,
+            tails,
         )
 
     async def publish_rendered(self, render: Callable[[], str]) -> None:

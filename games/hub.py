@@ -207,13 +207,22 @@ class Hub:
         """The language a socket of a table hosted here reads (the site's, unless it said)."""
         return self.language_of.get(channel, settings.LANGUAGE_CODE)
 
-    async def publish(self, table_id: int, html: str, translations: dict[str, str] | None = None) -> None:
+    async def publish(
+        self,
+        table_id: int,
+        html: str,
+        translations: dict[str, str] | None = None,
+        tails: dict[str, str] | None = None,
+    ) -> set[str]:
         """A fragment for every socket of a table: this process's at once, other
         processes' (if any watch) through the layer. ``html`` is in the site's language;
         ``translations`` (if any) the same fragment in other languages, by language:
-        each socket gets the one of its language."""
+        each socket gets the one of its language. ``tails``: what a socket of this
+        process gets at the end of its frame besides (its seat's own news: one frame
+        per socket). Returns the sockets whose tail went (the others' is the caller's)."""
         members = self.tables.get(table_id, {})
         language_of = self.language_of if translations else None
+        delivered: set[str] = set()
         # The hottest loop of the site (every socket, every change): a relay that sends
         # at once costs one call, no coroutine.
         for channel, relay in list(members.items()):
@@ -222,6 +231,11 @@ class Hub:
                 language = language_of.get(channel)
                 if language:
                     fragment = translations.get(language, html)
+            if tails:
+                tail = tails.get(channel)
+                if tail is not None:
+                    fragment += tail
+                    delivered.add(channel)
             pending = self._hand(channel, relay, fragment)
             if pending is not None:
                 await self._settle(channel, pending)
@@ -232,6 +246,7 @@ class Hub:
             for language in sorted(wanted, key=lambda code: code or ""):
                 fragment = html if language is None or not translations else translations.get(language, html)
                 self._post(play_group(table_id, language), {"type": "game.fragment", "html": fragment})
+        return delivered
 
     async def reply(self, channel: str, html: str) -> None:
         """A fragment for one socket (a resync, a refusal)."""

@@ -40,6 +40,7 @@ class FinishedGame:
 
 class LiveGame(Protocol):
     FRAMES: tuple[type[Frame], ...]
+    TICKED: bool
     seats: list[int]
     bot_seats: list[int]
     finished: bool
@@ -48,6 +49,8 @@ class LiveGame(Protocol):
     def apply(self, seat: int, intent: str, now: float, at: int | None = None) -> list[Any]: ...
     def acknowledge(self, seat: int, seq: int, claim: int | None, ahead: bool = True) -> None: ...
     def own_news(self, events: list[Any], now: float) -> dict[int, str]: ...
+    def own_news_due(self) -> bool: ...
+    def decisive(self, events: list[Any]) -> bool: ...
     def advance(self, now: float) -> list[Any]: ...
     def forfeit(self, seat: int, now: float) -> list[Any]: ...
     def disconnected(self, seat: int, now: float) -> list[Any]: ...
@@ -110,6 +113,11 @@ class LiveGameBase:
     # The version of the game's rules new games are played under, recorded on each game
     # (Game.rules_version) so that its replay uses the same rules (``rules``).
     RULES_VERSION: ClassVar[int] = 1
+    # Whether the host sends the game's changes once per tick (settings.LIVE_TICK_MS),
+    # those of every step since the last frame together, rather than each step's at once.
+    # A turn-based game's moves come seconds apart, one to a step: a tick would only
+    # delay them (and its log of moves renders each move's lines once, as they come).
+    TICKED: ClassVar[bool] = False
     # A replay plays the adapter from the log (games/replays.py): nobody is at the table,
     # no page plays ahead, no socket is told anything.
     replaying: bool = False
@@ -219,6 +227,18 @@ class LiveGameBase:
         """After a step, what each seat's own page needs to keep playing its board
         ahead (acknowledgements, a corrected board), by seat. None, for most games."""
         return {}
+
+    def own_news_due(self) -> bool:
+        """Whether a seat's page waits for news of its own board that no event or
+        acknowledgement brings (a page that must be sent the whole board). Never, for
+        most games."""
+        return False
+
+    def decisive(self, events: list[Any]) -> bool:
+        """Whether these events decide something that goes out at once rather than with
+        the tick's frame (a board topped out, a player gone). Everything, for a game
+        that is not ticked."""
+        return True
 
     def advance(self, now: float) -> list[Any]:
         return self.game.advance(now) if self.game else []

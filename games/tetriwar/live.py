@@ -48,6 +48,9 @@ KEYS = tuple(wire.plain_frame(name, wire.TimedFrame) for name in NAMES if name !
 # What changes a board in ways its page cannot work out: the server sends the board then.
 # A bomb dropped on the board, a bomb landing, the board's player gone, the board over.
 UNFORESEEN = frozenset({"feed", "landed", "left", "over"})
+# What goes out at once, not with the tick's frame (games/host.py ``flush``): a board
+# topped out, a player gone, a board or the game over.
+DECISIVE = frozenset({"eliminated", "left", "over", "finished"})
 OVER_TEXT = gettext_noop("Game over")  # a board when the game has ended with its player still in
 LEFT_TEXT = gettext_noop("Left the game")
 
@@ -74,6 +77,9 @@ class TetriWarLive(LiveGameBase):
     Game, Options, Intent = Game, Options, Intent
     TEMPLATE = "games/tetriwar/partials.html"
     FRAMES = (*KEYS, Bomb)
+    # Keys come many a second from every seat: their changes go out once per tick, the
+    # own board's page drawing its keys at once (static/js/tetriwar_predict.js).
+    TICKED = True
     # The engine's clock ticks per host second: integer ms from the start (rules version
     # 3); a replay of an older game sets 1, its frozen engine's seconds (``use_rules``).
     per_second = 1000
@@ -225,6 +231,12 @@ class TetriWarLive(LiveGameBase):
         self.wrong.clear()
         self.fresh.clear()
         return news
+
+    def own_news_due(self) -> bool:
+        return bool(getattr(self, "lag", None)) and bool(self.fresh)
+
+    def decisive(self, events: list[Any]) -> bool:
+        return any(event.kind in DECISIVE for event in events)
 
     def render_private(self, seat: int) -> str:
         """A page of the seat that (re)connects: its whole board, to play it ahead (a new

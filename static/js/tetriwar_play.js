@@ -23,12 +23,20 @@ function start() {
     return prediction;
   }
 
+  // The news of this page's board rides at the end of its socket's frame (one frame a
+  // tick: the table's broadcast, then `<!--tw{...}-->`), or comes alone. It is taken
+  // first, whatever the broadcast's fate (live.js may drop a stale one): the board it
+  // sets is then the one played, and the broadcast's fragments of it are not swapped in.
   socketElt.addEventListener("htmx:wsBeforeMessage", (e) => {
     const p = seatPlayed();
-    if (p && p.message(e.detail.message)) {
-      e.preventDefault();
+    if (!p) return;
+    const text = e.detail.message;
+    const at = text.lastIndexOf("<!--tw");
+    if (at !== -1 && p.message(text.slice(at))) {
       p.draw(document, false);
-    } else if (p && e.detail.message.indexOf("data-stopped") !== -1) {
+      if (at === 0) { e.preventDefault(); return; } // the news alone: nothing to swap
+    }
+    if (text.indexOf("data-stopped") !== -1) {
       p.stop(); // the game is over: the server's last word on this board is shown
     }
   });

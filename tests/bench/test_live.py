@@ -91,12 +91,12 @@ def test_the_client_s_loop_lag_by_five_seconds_sits_beside_the_p99s():
 
 
 def keys_in_a_window(start=100.0, until=110.0):
-    from bench.live import Keys, Stats, Window
+    from bench.live import Keys, Stats, Track, Window
 
     window = Window()
     window.start, window.until = start, until
     stats = Stats()
-    return Keys(stats, {}), stats, window
+    return Keys(stats, Track(), 1), stats, window
 
 
 def test_a_key_answered_within_a_second_is_measured_and_a_later_answer_is_a_timeout():
@@ -107,6 +107,32 @@ def test_a_key_answered_within_a_second_is_measured_and_a_later_answer_is_a_time
     keys.answered(2, 103.5)
     assert stats.latencies.ms == pytest.approx([5.0]) and stats.latencies.sent == [101.0]
     assert stats.timeouts == [102.0] and stats.sent == 2
+
+
+def test_an_answer_answers_every_key_before_it_as_the_host_acks_once_a_tick():
+    keys, stats, window = keys_in_a_window()
+    keys.sent(1, 101.0, window)
+    keys.sent(2, 101.01, window)
+    keys.sent(3, 101.02, window)
+    keys.answered(2, 101.03)  # keys 1 and 2 went out in one frame: its ack names the latest
+    assert stats.latencies.ms == pytest.approx([30.0, 20.0]) and list(keys.pending) == [3]
+    assert stats.without_effect == 0 and stats.timeouts == []
+
+
+def test_other_sockets_of_the_table_time_the_same_answers():
+    from bench.live import Samples, answered_up_to
+
+    keys, stats, window = keys_in_a_window()
+    track = keys.track
+    keys.sent(1, 101.0, window)
+    keys.sent(2, 101.01, window)
+    keys.answered(2, 101.02)
+    opponent = track.seen_by[2][1]  # seat 2 watching seat 1's keys
+    samples, timeouts = Samples(), []
+    answered_up_to(opponent, 2, 101.05, samples, timeouts)
+    assert samples.ms == pytest.approx([50.0, 40.0]) and not timeouts and not opponent
+    assert track.missing_at_opponents() == [101.0, 101.01, 101.0, 101.01]  # seats 3 and 4 never saw them
+    assert track.missing_at_spectator() == [101.0, 101.01]
 
 
 def test_a_key_passed_over_changed_nothing_when_the_next_answer_was_prompt():
@@ -207,7 +233,7 @@ def test_a_player_presses_on_after_the_window_while_a_measured_key_is_undecided(
     # A key into a wall changes nothing and is never answered: only a later answered key
     # tells it from a lost one. The last measured key of a player who stopped a second
     # after the window was counted a timeout (timeouts_at_stop) though it was only passed over.
-    from bench.live import ACK_TIMEOUT, DECIDE_SECONDS, Keys, Stats, Window, presses_at
+    from bench.live import ACK_TIMEOUT, DECIDE_SECONDS, Keys, Stats, Track, Window, presses_at
 
     window = Window()
     window.open(10.0)
@@ -218,7 +244,7 @@ def test_a_player_presses_on_after_the_window_while_a_measured_key_is_undecided(
     assert not presses_at(end + DECIDE_SECONDS + 0.01, window, True)
 
     stats = Stats()
-    keys = Keys(stats, {})
+    keys = Keys(stats, Track(), 1)
     keys.sent(1, window.until - 0.2, window)  # measured, into a wall: never answered
     keys.sent(2, end + 1.5, window)  # pressed only because key 1 was undecided
     keys.answered(2, end + 1.52)

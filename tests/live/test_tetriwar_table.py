@@ -9,11 +9,12 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
+from games import host as game_host
 from games.models import Game, GameLog
 from games.tetriwar.engine import Intent
 from lobby import services
 from lobby.models import Table
-from tests.live.conftest import cookie_for, open_socket, receive_until, tick
+from tests.live.conftest import FakeClock, cookie_for, engine, open_socket, quiet, receive_until, tick
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,6 +67,85 @@ async def test_an_intent_reaches_both_players_and_the_spectator(table, host, opp
         fragment = await receive_until(ws, 'id="piece-1"')
         assert re.match(r"<!--v\d+ a1:7-->", fragment)  # versioned, and acknowledges seq 7
         assert 'hx-swap-oob="true"' in fragment and "piece-2" not in fragment
+    for ws in sockets:
+        await ws.disconnect()
+
+
+# --- frames per tick (issue 52) ---------------------------------------------------------------
+
+
+@pytest.fixture
+def pace(monkeypatch):
+    """The host's pacing clock (``games.host.pace``), stopped: a tick passes when a test says."""
+    clock = FakeClock()
+    monkeypatch.setattr(game_host, "pace", clock)
+    return clock
+
+
+async def applied(table, count: int) -> None:
+    """Wait until the table's engine has logged ``count`` inputs."""
+    async with asyncio.timeout(3):
+        while len(engine(table).log) < count:
+            await asyncio.sleep(0.005)
+
+
+async def test_keys_within_a_tick_go_out_as_one_frame_per_socket(
+    table, host, opponent, outsider, fake_clock, pace
+):
+    """The first change after a quiet tick goes at once; what follows within the tick
+    waits for its end and goes as one frame per socket: every region changed since,
+    each rendered once as it stands, and each seat's latest key applied."""
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await quiet(sockets, 0.1)
+    pace.t += 1.0  # a tick and more since the start's frames
+    await player1.send_json_to({"intent": "left", "seq": 1})
+    for ws in sockets:
+        assert re.match(r"<!--v\d+ a1:1-->", await receive_until(ws, " a1:1"))
+    logged = len(engine(table).log)
+    await player1.send_json_to({"intent": "right", "seq": 2})
+    await player1.send_json_to({"intent": "rotate", "seq": 3})
+    await player2.send_json_to({"intent": "left", "seq": 1})
+    await applied(table, logged + 3)  # all three applied, and nothing sent: the tick is not over
+    assert all(await asyncio.gather(*(ws.receive_nothing(timeout=0.1) for ws in sockets)))
+    pace.t += 0.034
+    await tick(table.pk)
+    for ws in sockets:
+        frame = await receive_until(ws, " a1:3")
+        assert re.match(r"<!--v\d+ a1:3 a2:1-->", frame)  # the latest key of each seat
+        assert frame.count('id="piece-1"') == 1 and frame.count('id="piece-2"') == 1  # moved twice, drawn once
+        assert " a1:2" not in frame
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_player_leaving_goes_out_at_once_within_the_tick(
+    table, host, opponent, outsider, fake_clock, pace
+):
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    await quiet(sockets, 0.1)
+    pace.t += 1.0
+    await player1.send_json_to({"intent": "left", "seq": 1})
+    await receive_until(spectator, " a1:1")
+    await player1.send_json_to({"intent": "right", "seq": 2})  # waits for the tick …
+    await player2.send_json_to({"intent": "forfeit"})  # … which a player leaving does not
+    frame = await receive_until(spectator, " a1:2")
+    assert "Left the game" in frame
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_with_no_tick_every_change_goes_at_once(table, host, opponent, outsider, fake_clock, pace, settings):
+    settings.LIVE_TICK_MS = 0
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    for seq, intent in enumerate(("left", "right", "rotate"), start=1):
+        await player1.send_json_to({"intent": intent, "seq": seq})
+        await receive_until(spectator, f" a1:{seq}-->")
     for ws in sockets:
         await ws.disconnect()
 
@@ -387,12 +467,17 @@ async def test_the_header_chips_follow_the_stake_and_the_pot(host, opponent, out
 # --- keys played ahead by the page (issue 31) ------------------------------------------------
 
 
-async def own_news(ws) -> dict:
-    """The next news of the player's own board (``<!--tw{json}-->``), to that socket alone."""
+async def own_news(ws, frame: list | None = None) -> dict:
+    """The next news of the player's own board (``<!--tw{json}-->``), to that socket alone:
+    at the end of the frame that brings the table's broadcast of the tick, or alone.
+    ``frame`` (a list) is given the whole frame."""
     import json
 
     text = await receive_until(ws, "<!--tw")
-    return json.loads(text[len("<!--tw"):-len("-->")])
+    if frame is not None:
+        frame.append(text)
+    assert text.endswith("-->")
+    return json.loads(text[text.rindex("<!--tw") + len("<!--tw"):-len("-->")])
 
 
 async def test_a_stamped_key_acts_at_its_time_within_the_allowance(table, host, opponent, outsider, fake_clock):
@@ -403,14 +488,17 @@ async def test_a_stamped_key_acts_at_its_time_within_the_allowance(table, host, 
     player1, player2, spectator = sockets
     fake_clock.t += 0.5  # the game's clock reads 500 ms
     await player1.send_json_to({"intent": "left", "seq": 1, "t": 350})  # played 150 ms ago
-    news = await own_news(player1)
+    frame: list[str] = []
+    news = await own_news(player1, frame)
     game = engine(table)
     assert news["seq"] == 1 and news["h"] == game.board_hash(1)
+    # one frame to the player's socket: the table's broadcast that answers the key, its news last
+    assert re.match(r"<!--v\d+ a1:1-->", frame[0]) and 'id="piece-1"' in frame[0]
     assert game.log[-1] == (350, 1, "left")  # at its stamp, not on arrival
     seen = []  # what the spectator got meanwhile: the fragments of the move, not the news
     while not await spectator.receive_nothing(timeout=0.2):
         seen.append(await spectator.receive_from())
-    assert seen and not any(text.startswith("<!--tw") for text in seen)
+    assert seen and not any("<!--tw" in text for text in seen)
     for ws in sockets:
         await ws.disconnect()
 
@@ -484,7 +572,7 @@ async def test_a_page_that_does_not_play_ahead_gets_no_board_news(table, host, o
     seen = []
     while not await player1.receive_nothing(timeout=0.2):
         seen.append(await player1.receive_from())
-    assert not any(text.startswith("<!--tw") for text in seen)
+    assert not any("<!--tw" in text for text in seen)
     fake_clock.t += 0.1
     await player1.send_json_to({"intent": "left", "seq": 3, "t": 290, "h": 1})
     news = await own_news(player1)
