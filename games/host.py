@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
+import math
 import os
 import secrets
 import signal
@@ -90,6 +91,7 @@ clock = time.monotonic  # the host's only time source for the games (tests put a
 # What paces a table's frames (``LiveTable.flush``): the wall's time, not the game's, so
 # that a test's fake game clock does not hold frames back.
 pace = time.monotonic
+BEAT_SLACK = 1e-6  # seconds: a table this near its tick is on it
 # When this process started: games still marked running that began earlier were hosted
 # by a process that is gone, and are resumed (``GameHost.resume``).
 PROCESS_STARTED = datetime.datetime.now(datetime.UTC)
@@ -119,21 +121,46 @@ class Inbox:
         self.waiter: asyncio.Future | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.timer_due: float | None = None  # the deadline the timer is for
+        # A ticked table's intents wait for its next frame (``LiveTable.held``): ``hold``
+        # says how long, in seconds (0: the frame may go now). An intent that comes
+        # sooner does not wake the actor: it is applied with the others of the tick in
+        # one step, as the frame goes. Anything else (a resync, a page gone, a forfeit,
+        # an abort) wakes it at once. None: every message wakes it at once.
+        self.hold: Callable[[], float] | None = None
+        self.held: asyncio.TimerHandle | None = None  # wakes the actor for the held intents
+        self.urgent = 0  # messages waiting that are not intents
 
     def __len__(self) -> int:
         return len(self.messages)
 
     def put(self, message: Any) -> None:
         self.messages.append(message)
-        if self.waiter is not None:
-            _wake(self.waiter)
+        if type(message) is not messages.Intent:
+            self.urgent += 1
+        if self.waiter is None:
+            return  # the actor is busy: it takes the message when it next waits
+        if not self.urgent and self.hold is not None:
+            if self.held is None:
+                delay = self.hold()
+                if delay > 0:
+                    self.held = asyncio.get_running_loop().call_later(delay, self._expire_held)
+                    return
+            else:
+                return
+        _wake(self.waiter)
 
     async def take_all(self, timeout: float | None, due: float | None = None) -> list[Any]:
-        """Every waiting message, in order; if none waits, the ones that come within
-        ``timeout`` seconds (None: however long it takes), else an empty list. ``due``
-        names the deadline ``timeout`` counts to: a wait for the same ``due`` as the
-        last keeps its timer."""
-        if not self.messages:
+        """Every waiting message, in order (intents once ``hold`` lets them go); if none
+        waits, the ones that come within ``timeout`` seconds (None: however long it
+        takes), else an empty list. ``due`` names the deadline ``timeout`` counts to: a
+        wait for the same ``due`` as the last keeps its timer."""
+        ready = bool(self.messages)
+        if ready and not self.urgent and self.hold is not None:
+            delay = self.hold()
+            if delay > 0:
+                ready = False
+                self.held = asyncio.get_running_loop().call_later(delay, self._expire_held)
+        if not ready:
             loop = asyncio.get_running_loop()
             self.waiter = waiter = loop.create_future()
             if timeout is None:
@@ -148,9 +175,18 @@ class Inbox:
                 self.waiter = None
                 if due is None:
                     self.stop_timer()
+                if self.held is not None:
+                    self.held.cancel()
+                    self.held = None
         batch = list(self.messages)
         self.messages.clear()
+        self.urgent = 0
         return batch
+
+    def _expire_held(self) -> None:
+        self.held = None
+        if self.waiter is not None:
+            _wake(self.waiter)
 
     def _expire(self) -> None:
         self.timer = self.timer_due = None
@@ -161,6 +197,9 @@ class Inbox:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = self.timer_due = None
+        if self.held is not None:
+            self.held.cancel()
+            self.held = None
 
 
 def _wake(waiter: asyncio.Future) -> None:
@@ -231,7 +270,7 @@ class LiveTable:
         self.unsent: list[Any] = []  # the events not yet shown
         self.unsent_acks: dict[int, int] = {}  # seat -> its latest intent applied, not yet acknowledged
         self.unsent_since: float | None = None  # the oldest unanswered intent's arrival (perf_counter)
-        self.flushed_at = -float("inf")  # when the last frame went (``pace``)
+        self.flushed_at = pace()  # when the last frame went (``pace``), on the table's beat
         self.flush_due: float | None = None  # when the next one goes, if something waits (``pace``)
 
     def now(self) -> float:
@@ -279,10 +318,19 @@ class LiveTable:
             while not self.done:
                 deadline = self.next_deadline()
                 timeout = None if deadline is None else max(0.0, deadline - self.now())
-                if self.flush_due is not None:  # a frame waits for its tick
-                    wait = max(0.0, self.flush_due - pace())
-                    if timeout is None or wait < timeout:
+                if self.tick and self.started:
+                    # A ticked game steps when its next frame may go, not sooner: the
+                    # keys that come within a tick wait for it (``Inbox.hold``), and so
+                    # do the game's clocks (a piece's fall is shown with the tick, at
+                    # its exact time in the game); what waits goes in one step.
+                    self.inbox.hold = self.held
+                    wait = self.held()
+                    if self.flush_due is not None and (timeout is None or wait < timeout):
                         timeout, deadline = wait, None
+                    elif timeout is not None and timeout != wait:  # on the beat
+                        timeout, deadline = wait + math.ceil(max(0.0, timeout - wait) / self.tick) * self.tick, None
+                else:
+                    self.inbox.hold = None
                 # Everything that has arrived is handled in one step; what it changed goes
                 # out with the tick's frame (``flush``).
                 await self.step(await self.inbox.take_all(timeout, deadline))
@@ -293,6 +341,24 @@ class LiveTable:
             self.inbox.stop_timer()
             self.host.tables.pop(self.table_id, None)
             LIVE_TABLES.dec()
+
+    def held(self) -> float:
+        """Seconds until this table's next frame may go (0: now): its next tick, one tick
+        after its last frame or a whole number of ticks later (the table keeps its beat)."""
+        behind = pace() - self.flushed_at
+        if behind < self.tick:
+            return self.tick - behind
+        late = behind % self.tick
+        return 0.0 if late < BEAT_SLACK or self.tick - late < BEAT_SLACK else self.tick - late
+
+    def beat(self) -> float:
+        """The table's last tick (``pace``): when a frame that goes on it went."""
+        now = pace()
+        behind = now - self.flushed_at
+        if not self.tick or behind < self.tick:
+            return now  # a frame off the beat (a decision), or no beat: a new one from now
+        late = behind % self.tick
+        return now - late if self.tick - late >= BEAT_SLACK else now + (self.tick - late)
 
     def next_deadline(self) -> float | None:
         deadlines = []
@@ -319,8 +385,9 @@ class LiveTable:
         now = self.now()
         events: list[Any] = []
         acks: list[tuple[int, int]] = []
+        began = False  # the start decides: its frame goes at once
         if not self.started and now >= self.start_at:
-            self.started = True
+            self.started = began = True
             if not self.resumed:  # a resumed game was begun as it was rebuilt
                 self.live.begin(self.start_at)
                 if settings.GAME_JOURNAL:
@@ -358,14 +425,15 @@ class LiveTable:
             or (self.started and self.live.own_news_due())
         ):
             if (
-                pace() >= self.flushed_at + self.tick
+                pace() - self.flushed_at >= self.tick - BEAT_SLACK  # a tick since the last frame
+                or began
                 or self.leaving
                 or self.live.finished
                 or self.live.decisive(events)
             ):
                 await self.flush(self.now())
             elif self.flush_due is None:
-                self.flush_due = self.flushed_at + self.tick
+                self.flush_due = pace() + self.held()
         if self.leaving:
             # A forfeit decides something: written down at once, not in the next batch.
             await self.host.journal.flush()
@@ -384,7 +452,7 @@ class LiveTable:
         events, self.unsent = self.unsent, []
         acks, self.unsent_acks = list(self.unsent_acks.items()), {}
         arrived, self.unsent_since = self.unsent_since, None
-        self.flushed_at, self.flush_due = pace(), None
+        self.flushed_at, self.flush_due = self.beat(), None
         html = self.live.render_events(events)
         shown = self.away_news(now)
         html += shown()

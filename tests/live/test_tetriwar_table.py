@@ -8,6 +8,7 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from games import host as game_host
 from games.models import Game, GameLog
@@ -74,10 +75,16 @@ async def test_an_intent_reaches_both_players_and_the_spectator(table, host, opp
 # --- frames per tick (issue 52) ---------------------------------------------------------------
 
 
+class Pace(FakeClock):
+    def beats(self, count: int) -> None:
+        """``count`` of the tables' ticks pass."""
+        self.t += count * settings.LIVE_TICK_MS / 1000
+
+
 @pytest.fixture
 def pace(monkeypatch):
     """The host's pacing clock (``games.host.pace``), stopped: a tick passes when a test says."""
-    clock = FakeClock()
+    clock = Pace()
     monkeypatch.setattr(game_host, "pace", clock)
     return clock
 
@@ -92,14 +99,14 @@ async def applied(table, count: int) -> None:
 async def test_keys_within_a_tick_go_out_as_one_frame_per_socket(
     table, host, opponent, outsider, fake_clock, pace
 ):
-    """The first change after a quiet tick goes at once; what follows within the tick
-    waits for its end and goes as one frame per socket: every region changed since,
-    each rendered once as it stands, and each seat's latest key applied."""
+    """Changes go on the table's tick: a key on the beat goes at once; what follows
+    within the tick waits for the next and goes as one frame per socket: every region
+    changed since, each rendered once as it stands, and each seat's latest key applied."""
     sockets = await three_sockets(table, host, opponent, outsider)
     await start_game(table, fake_clock, sockets)
     player1, player2, spectator = sockets
     await quiet(sockets, 0.1)
-    pace.t += 1.0  # a tick and more since the start's frames
+    pace.beats(30)  # a second since the start's frames: on the table's beat
     await player1.send_json_to({"intent": "left", "seq": 1})
     for ws in sockets:
         assert re.match(r"<!--v\d+ a1:1-->", await receive_until(ws, " a1:1"))
@@ -109,7 +116,7 @@ async def test_keys_within_a_tick_go_out_as_one_frame_per_socket(
     await player2.send_json_to({"intent": "left", "seq": 1})
     await applied(table, logged + 3)  # all three applied, and nothing sent: the tick is not over
     assert all(await asyncio.gather(*(ws.receive_nothing(timeout=0.1) for ws in sockets)))
-    pace.t += 0.034
+    pace.beats(1)
     await tick(table.pk)
     for ws in sockets:
         frame = await receive_until(ws, " a1:3")
@@ -127,7 +134,7 @@ async def test_a_player_leaving_goes_out_at_once_within_the_tick(
     await start_game(table, fake_clock, sockets)
     player1, player2, spectator = sockets
     await quiet(sockets, 0.1)
-    pace.t += 1.0
+    pace.beats(30)
     await player1.send_json_to({"intent": "left", "seq": 1})
     await receive_until(spectator, " a1:1")
     await player1.send_json_to({"intent": "right", "seq": 2})  # waits for the tick …
