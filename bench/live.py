@@ -205,6 +205,7 @@ from games.tetriwar.constants import HIDDEN_ROWS  # noqa: E402
 from games.tetriwar.engine import Game, Options, field  # noqa: E402
 
 HEAD = re.compile(r"^<!--v(\d+)((?: a\d+:\d+)*)-->")
+UNSHOWN = re.compile(r"^<!--a(\d+):(\d+)-->$")  # keys taken that changed nothing: the sender's alone
 ACK = re.compile(r" a(\d+):(\d+)")
 ERROR_CODE = re.compile(r'data-code="([A-Z_]*)"')
 OPTIONS = dict(TETRIWAR_OPTIONS)  # the tables' options (--minutes)
@@ -767,6 +768,18 @@ class Keys:
             self.pending, seq, received, self.stats.latencies, self.stats.timeouts, prompt=prompt, mark=True
         )
 
+    def unshown(self, seq: int, received: float) -> None:
+        """The host took every key up to ``seq`` and none of them since the last answer
+        changed anything (``<!--a3:41-->``, to this socket alone): they are answered, and
+        the table's other sockets will never see them."""
+        taken = [n for n in self.pending if n <= seq]
+        self.answered(seq, received)
+        for by_seat in [self.track.sent, *self.track.seen_by.values()]:
+            by_seq = by_seat.get(self.seat)
+            if by_seq is not None:
+                for number in taken:
+                    by_seq.pop(number, None)
+
     def unanswered(self) -> None:
         """The player stopped: its measured keys still without an answer are timeouts."""
         self.stats.timeouts.extend(entry[0] for entry in self.pending.values())
@@ -805,7 +818,10 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
                         stats.window_bytes += len(message)
                     head = HEAD.match(message)
                     if head is None:
-                        if "ws-error" in message:
+                        unshown = UNSHOWN.match(message)
+                        if unshown is not None and int(unshown.group(1)) == seat:
+                            keys.unshown(int(unshown.group(2)), received)
+                        elif "ws-error" in message:
                             code = ERROR_CODE.search(message)
                             stats.errors[code.group(1) if code else "?"] += 1
                         continue
@@ -1046,6 +1062,10 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     # tables) showed up as the slowest 1 % of intents. Everything made so far is frozen.
     gc.collect()
     gc.freeze()
+    # And none runs in the window: what the client makes in it (a record per key for
+    # each of the table's other sockets) set off full collections of 100-250 ms, which
+    # no loop-lag probe saw (a few probes late) but every frame read in them did.
+    gc.disable()
     sampler = sampler or machine.Machine()
     machine_start = sampler.start()
     each0, client0 = [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
@@ -1069,6 +1089,7 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.rss_end_mb = rss_mb(pids)
     stats.machine = sampler.between(machine_start, sampler.stop())
     await lag
+    gc.enable()
     await room.close()
     return stats
 

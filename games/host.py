@@ -468,6 +468,14 @@ class LiveTable:
                 self.latency.observe(time.perf_counter() - arrived)
             for channel in delivered:
                 del own[channel]
+        elif acks:
+            # Keys that changed nothing (into a wall): no broadcast, but their seats learn
+            # that they were taken, ``<!--a3:41-->`` (a page that plays ahead, in its news).
+            for seat, seq in acks:
+                conn = self.connections.get(seat)
+                for channel in sorted(conn.sockets) if conn is not None else ():
+                    if channel not in own:
+                        await self.reply(channel, f"<!--a{seat}:{seq}-->")
         for channel, news in own.items():  # news alone, or to a socket of another process
             await self.reply(channel, news)
         if events:

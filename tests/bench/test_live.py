@@ -249,3 +249,13 @@ def test_a_player_presses_on_after_the_window_while_a_measured_key_is_undecided(
     keys.sent(2, end + 1.5, window)  # pressed only because key 1 was undecided
     keys.answered(2, end + 1.52)
     assert stats.without_effect == 1 and not stats.timeouts and not keys.pending
+
+
+def test_keys_taken_that_changed_nothing_are_answered_and_never_awaited_elsewhere():
+    keys, stats, window = keys_in_a_window()
+    track = keys.track
+    keys.sent(1, 101.0, window)
+    keys.sent(2, 101.01, window)
+    keys.unshown(2, 101.02)  # ``<!--a1:2-->``: both taken, neither shown
+    assert stats.latencies.ms == pytest.approx([20.0, 10.0]) and not keys.pending
+    assert track.missing_at_spectator() == [] and track.missing_at_opponents() == []

@@ -15,7 +15,16 @@ from games.models import Game, GameLog
 from games.tetriwar.engine import Intent
 from lobby import services
 from lobby.models import Table
-from tests.live.conftest import FakeClock, cookie_for, engine, open_socket, quiet, receive_until, tick
+from tests.live.conftest import (
+    FakeClock,
+    cookie_for,
+    engine,
+    open_socket,
+    quiet,
+    receive_until,
+    received,
+    tick,
+)
 from tests.personas import ref
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -153,6 +162,26 @@ async def test_with_no_tick_every_change_goes_at_once(table, host, opponent, out
     for seq, intent in enumerate(("left", "right", "rotate"), start=1):
         await player1.send_json_to({"intent": intent, "seq": seq})
         await receive_until(spectator, f" a1:{seq}-->")
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_key_that_changes_nothing_is_answered_to_its_sender_alone(
+    table, host, opponent, outsider, fake_clock, settings
+):
+    settings.LIVE_TICK_MS = 0
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1, player2, spectator = sockets
+    unshown = []
+    for seq in range(1, 12):  # the piece reaches the wall, and the last keys move nothing
+        await player1.send_json_to({"intent": "left", "seq": seq})
+        answer = await receive_until(player1, rf"^<!--(v\d+ |)a1:{seq}(-->| )")
+        if answer == f"<!--a1:{seq}-->":
+            unshown.append(seq)
+    assert unshown and unshown[-1] == 11
+    seen = "".join(await received(spectator, 0.2))
+    assert all(f"a1:{seq}-" not in seen and f"a1:{seq} " not in seen for seq in unshown)
     for ws in sockets:
         await ws.disconnect()
 
