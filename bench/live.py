@@ -1062,10 +1062,6 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     # tables) showed up as the slowest 1 % of intents. Everything made so far is frozen.
     gc.collect()
     gc.freeze()
-    # And none runs in the window: what the client makes in it (a record per key for
-    # each of the table's other sockets) set off full collections of 100-250 ms, which
-    # no loop-lag probe saw (a few probes late) but every frame read in them did.
-    gc.disable()
     sampler = sampler or machine.Machine()
     machine_start = sampler.start()
     each0, client0 = [cpu_of(pid) for pid in pids], cpu_of(os.getpid())
@@ -1089,7 +1085,6 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.rss_end_mb = rss_mb(pids)
     stats.machine = sampler.between(machine_start, sampler.stop())
     await lag
-    gc.enable()
     await room.close()
     return stats
 
