@@ -73,11 +73,18 @@ def play_round(players, drops, server_clock, advance):
     assert len(urls) == 1  # three players, tables of three: all at one
     for page in players:
         expect(page.locator("#clock")).to_have_text(re.compile(r"^[01]:\d\d$"), timeout=TIMEOUT)
+    seats = []
     for page, count in zip(players, drops, strict=True):
         seat = page.locator("#game-area").get_attribute("data-me")
+        seats.append(seat)
         for n in range(count):
             page.keyboard.press("Space")
             expect(page.locator(f"#score-{seat} dd").first).to_have_text(str(n + 1))
+    # A page draws its own score as it plays; the server has them all once another
+    # page shows them (its fragments are the server's) and only then may its clock jump.
+    for i, (seat, count) in enumerate(zip(seats, drops, strict=True)):
+        other = players[(i + 1) % len(players)]
+        expect(other.locator(f"#score-{seat} dd").first).to_have_text(str(count), timeout=TIMEOUT)
     server_clock.advance(advance)
     for page in players:
         expect(page.locator("#results-title")).to_have_text("Results", timeout=TIMEOUT)
