@@ -271,7 +271,7 @@ class LiveTable:
         self.unsent_acks: dict[int, int] = {}  # seat -> its latest intent applied, not yet acknowledged
         self.unsent_since: float | None = None  # the oldest unanswered intent's arrival (perf_counter)
         self.flushed_at = pace()  # when the last frame went (``pace``), on the table's beat
-        self.flush_due: float | None = None  # when the next one goes, if something waits (``pace``)
+        self.frame_waits = False  # something waits for the next tick's frame
 
     def now(self) -> float:
         return clock() - self.epoch
@@ -325,7 +325,7 @@ class LiveTable:
                     # its exact time in the game); what waits goes in one step.
                     self.inbox.hold = self.held
                     wait = self.held()
-                    if self.flush_due is not None and (timeout is None or wait < timeout):
+                    if self.frame_waits and (timeout is None or wait < timeout):
                         timeout, deadline = wait, None
                     elif timeout is not None and timeout != wait:  # on the beat
                         timeout, deadline = wait + math.ceil(max(0.0, timeout - wait) / self.tick) * self.tick, None
@@ -354,11 +354,10 @@ class LiveTable:
     def beat(self) -> float:
         """The table's last tick (``pace``): when a frame that goes on it went."""
         now = pace()
-        behind = now - self.flushed_at
-        if not self.tick or behind < self.tick:
+        if not self.tick or now - self.flushed_at < self.tick:
             return now  # a frame off the beat (a decision), or no beat: a new one from now
-        late = behind % self.tick
-        return now - late if self.tick - late >= BEAT_SLACK else now + (self.tick - late)
+        wait = self.held()
+        return now if wait == 0.0 else now + wait - self.tick  # the tick before the next
 
     def next_deadline(self) -> float | None:
         deadlines = []
@@ -432,8 +431,8 @@ class LiveTable:
                 or self.live.decisive(events)
             ):
                 await self.flush(self.now())
-            elif self.flush_due is None:
-                self.flush_due = pace() + self.held()
+            else:
+                self.frame_waits = True
         if self.leaving:
             # A forfeit decides something: written down at once, not in the next batch.
             await self.host.journal.flush()
@@ -452,7 +451,7 @@ class LiveTable:
         events, self.unsent = self.unsent, []
         acks, self.unsent_acks = list(self.unsent_acks.items()), {}
         arrived, self.unsent_since = self.unsent_since, None
-        self.flushed_at, self.flush_due = self.beat(), None
+        self.flushed_at, self.frame_waits = self.beat(), False
         html = self.live.render_events(events)
         shown = self.away_news(now)
         html += shown()
