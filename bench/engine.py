@@ -10,9 +10,15 @@ game's 15 minutes run out the next game starts, until N intents are logged. *Rep
 (timed): every game is rebuilt from its options, seed and input log, as a server would
 replay it, and must end in exactly the recorded state.
 
+*Peer* (timed, in the same run): the same keys, seat by seat, pushed into python-tetris
+(the ``tetris`` package on PyPI, 1.0.0a0, a modern-guideline engine in pure Python), one
+game per seat, a lost game started again: ← →, rotate, hard and soft drop as they are;
+a bomb is its hold (it has no bombs), a key let go one tick of its gravity.
+
 Prints ``name: value`` lines; the last one is ``intents_per_s``: logged intents applied
 per second in the replay phase (the engine alone, events included, one core).
-``record_intents_per_s`` is the same for the record phase, the bots' thinking included.
+``record_intents_per_s`` is the same for the record phase, the bots' thinking included;
+``times_peer`` is ``intents_per_s`` over the peer's (``none`` where it is not installed).
 """
 
 from __future__ import annotations
@@ -29,6 +35,11 @@ from bench.report import figures  # noqa: E402
 from games.tetriwar.bot import Bot  # noqa: E402
 from games.tetriwar.engine import Game, Options, logged_ms  # noqa: E402
 from games.tetriwar.intents import intent  # noqa: E402
+
+try:
+    import tetris as peer_engine
+except ImportError:  # a bench without its peer still measures the engine
+    peer_engine = None
 
 SEATS = [1, 2, 3, 4]
 OPTIONS = Options(minutes=15, start_level=1, lines_per_level=10, bombs="manual")
@@ -73,6 +84,26 @@ def replay(games: list[Game]) -> tuple[float, int, bool]:
     return seconds, events, same
 
 
+def peer(games: list[Game]) -> float | None:
+    """Seconds python-tetris takes for the same keys (None: it is not installed)."""
+    if peer_engine is None:
+        return None
+    boards = {seat: peer_engine.BaseGame(seed=seat) for seat in SEATS}
+    actions = {
+        "left": "left", "hold_left": "left", "right": "right", "hold_right": "right",
+        "rotate": "rotate", "hard_drop": "hard_drop", "soft_drop_on": "soft_drop", "hold_down": "soft_drop",
+        "bomb": "swap",
+    }
+    plan = [(seat, actions.get(text.partition(":")[0], "tick")) for game in games for _, seat, text in game.log]
+    started = time.perf_counter()
+    for seat, action in plan:
+        board = boards[seat]
+        if board.lost:
+            board.reset()
+        getattr(board, action)()
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--intents", type=int, default=300_000)
@@ -80,6 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     games, record_seconds = record(args.intents, args.seed)
     seconds, events, same = replay(games)
+    peer_seconds = peer(games)
     players = [p for game in games for p in game.players.values()]
     logged = sum(len(game.log) for game in games)
     figures({
@@ -94,6 +126,9 @@ def main() -> None:
         "record_seconds": round(record_seconds, 3),
         "record_intents_per_s": int(logged / record_seconds),
         "seconds": round(seconds, 3),
+        "peer": f"python-tetris {peer_engine.__version__}" if peer_engine else "none",
+        "peer_intents_per_s": int(logged / peer_seconds) if peer_seconds else "none",
+        "times_peer": round(peer_seconds / seconds, 1) if peer_seconds else "none",
         "intents_per_s": int(logged / seconds),
     })
 
