@@ -493,7 +493,11 @@ class LiveTable:
         try:
             if not self.started:
                 raise IllegalIntent("NOT_STARTED", gettext_noop("The game has not started yet."))
-            events.extend(self.live.apply(message.seat, message.intent, now, at=message.at))
+            # A key acts at the server's time it came (a real-time table holds it in its
+            # inbox until the tick): what its page's stamp is measured against, so the lag
+            # allowance and the board's hold-back count the network, not the tick.
+            when = now if message.taken is None else min(message.taken, now)
+            events.extend(self.live.apply(message.seat, message.intent, when, at=message.at))
         except IllegalIntent as err:
             if message.reply:
                 words, code = err.message, err.code
@@ -906,6 +910,7 @@ class GameHost:
             if len(table.inbox) >= QUEUE_LIMIT:
                 raise ChannelFull(host_channel(table.table_id))
             message.arrived = time.perf_counter()  # for the intent latency (LiveTable.step)
+            message.taken = table.now()  # the key's time at the server (LiveTable.on_intent)
         table.inbox.put(message)
 
     async def start(self, game_id: int) -> None:

@@ -45,6 +45,7 @@ class Intent(HostMessage, tag="host.intent"):
     seq: int | None = None
     reply: str = ""
     arrived: float = 0.0  # set by the host as it takes it (the intent latency)
+    taken: float | None = None  # set by the host as it takes it: its clock then (LiveTable.now)
     at: int | None = None  # a real-time key: when the page played it (game ms)
     claim: int | None = None  # ... and the hash of the page's board after it
 

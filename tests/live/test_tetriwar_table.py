@@ -136,6 +136,43 @@ async def test_keys_within_a_tick_go_out_as_one_frame_per_socket(
         await ws.disconnect()
 
 
+async def test_a_key_held_for_the_tick_acts_at_the_time_it_came_not_at_the_tick(
+    table, host, opponent, outsider, fake_clock, pace, settings
+):
+    """A stamped key waits in the inbox for the table's tick; its lag is the network's
+    alone, measured from when it came: a key played the whole allowance before it came
+    acts at its stamp, though the server's clock moved on 30 ms while it waited
+    (measured then, it would be clamped 30 ms after its stamp: its page corrected)."""
+    from games.tetriwar.constants import MAX_LAG_MS
+
+    settings.LIVE_TICK_MS = 250  # a long tick: the key surely waits while the clock moves
+    sockets = await three_sockets(table, host, opponent, outsider)
+    await start_game(table, fake_clock, sockets)
+    player1 = sockets[0]
+    await quiet(sockets, 0.1)
+    fake_clock.t += 1.0  # the game's clock reads a second
+    pace.beats(30)
+    hosted = game_host.GameHostConsumer.host.tables[table.pk]
+    came = hosted.live.ms(hosted.now())  # the game's clock as the keys come
+    # on the beat (at once), 350 ms late: the board now waits the whole allowance behind
+    await player1.send_json_to({"intent": "left", "seq": 1, "t": came - 350})
+    await receive_until(player1, " a1:1")
+    assert engine(table).log[-1] == (came - 350, 1, "left")
+    fake_clock.t += 0.1
+    came += 100  # the next key comes 100 ms later, played the whole allowance before
+    logged = len(engine(table).log)
+    await player1.send_json_to({"intent": "right", "seq": 2, "t": came - MAX_LAG_MS})
+    async with asyncio.timeout(3):
+        while not hosted.inbox.messages:  # the host has it, held for the tick
+            await asyncio.sleep(0.001)
+    assert len(engine(table).log) == logged
+    fake_clock.t += 0.03  # the server's clock moves on while it waits
+    await applied(table, logged + 1)
+    assert engine(table).log[-1] == (came - MAX_LAG_MS, 1, "right")
+    for ws in sockets:
+        await ws.disconnect()
+
+
 async def test_a_player_leaving_goes_out_at_once_within_the_tick(
     table, host, opponent, outsider, fake_clock, pace
 ):
