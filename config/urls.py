@@ -3,6 +3,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import ipaddress
+import re
 
 from django.conf import settings
 from django.contrib import admin
@@ -15,6 +16,7 @@ from django.views.decorators.http import etag, require_safe
 from django.views.i18n import JavaScriptCatalog
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from config import bundles
 from config import metrics as site_metrics
 from config.network import request_client_address
 from games import views as game_views
@@ -73,6 +75,38 @@ def javascript_catalog(request: HttpRequest, lang: str) -> HttpResponse:
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
 
+def _bundle(name: str) -> str:
+    """The bundle ``name`` (config/bundles.py): ``tetriwar_play``, the module
+    js/tetriwar_play.js and those it imports; ``live+invite``, the classic scripts
+    js/live.js and js/invite.js. Http404 for any other name."""
+    if not re.fullmatch(r"[a-z0-9_]{1,64}(\+[a-z0-9_]{1,64}){0,7}", name):
+        raise Http404
+    paths = [f"js/{part}.js" for part in name.split("+")]
+    try:
+        if len(paths) > 1:
+            return bundles.scripts(paths)
+        if not bundles.needed(paths[0]):
+            raise Http404
+        return bundles.bundle(paths[0])
+    except bundles.BundleError as error:
+        raise Http404 from error
+
+
+# Bounded: the names a visitor may ask for are many more than the pages use (any 2 to 8
+# classic scripts in any order), and one past the cache is only built again.
+_bundle_once = functools.lru_cache(maxsize=32)(_bundle)
+
+
+@require_safe
+@cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)  # the link carries its hash
+def module_bundle(request: HttpRequest, name: str) -> HttpResponse:
+    """A page's ES module with every module it imports, or classic scripts joined
+    (games/templatetags/modules.py): built once per process (on every request while
+    DEBUG is on, as the files are edited)."""
+    text = _bundle(name) if settings.DEBUG else _bundle_once(name)
+    return HttpResponse(text, content_type="text/javascript; charset=utf-8")
+
+
 def _is_loopback(address: str | None) -> bool:
     try:
         ip = ipaddress.ip_address(address or "")
@@ -86,6 +120,7 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
     path("favicon.ico", favicon, name="favicon"),
     path("jsi18n/<str:lang>.js", javascript_catalog, name="javascript_catalog"),
+    path("bundles/<str:name>.js", module_bundle, name="module_bundle"),
     path("", game_views.home, name="home"),
     path("games/", include("games.urls")),
     path("leaderboard/", game_views.leaderboard_index),

@@ -36,6 +36,7 @@ RUN_ELSEWHERE = {
     "capacity.py": "tests/bench/test_live.py::test_a_short_capacity_sweep",
     "latency.py": "tests/bench/test_latency.py::test_a_short_run_of_the_whole_bench",
     "abuse.py": "tests/bench/test_abuse.py::test_a_short_run_of_the_chat_flood",
+    "open.py": "tests/bench/test_open.py::test_a_short_run_opens_the_page_cold_and_warm_and_a_warm_page_fetches_its_document_alone",
 }
 # Parts of the benchmarks, not benchmarks (docs/benchmarks.md, "Helpers, not benchmarks").
 HELPERS = {
