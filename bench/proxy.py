@@ -38,12 +38,14 @@ def _children(pid: int) -> list[int]:
 
 class Nginx:
     """nginx proxying ``127.0.0.1:<port>`` to the Daphnes at ``servers`` (``host:port``),
-    process n hosting the shards s with s % len(servers) == n (``shards`` 0: none)."""
+    process n hosting the shards s with s % len(servers) == n (``shards`` 0: none), and
+    at ``pages`` for what is not a table's socket (none: ``servers``)."""
 
     def __init__(self, directory: str | Path, servers: list[str], shards: int, *, port: int | None = None,
-                 preexec_fn: Callable[[], None] | None = None) -> None:
+                 preexec_fn: Callable[[], None] | None = None, pages: list[str] | None = None) -> None:
         self.dir = Path(directory)
         self.servers = servers
+        self.pages = list(pages or [])
         self.shards = shards
         self.port = port or free_port()
         self.preexec_fn = preexec_fn
@@ -60,7 +62,8 @@ class Nginx:
 
     def write(self) -> Path:
         self.dir.mkdir(parents=True, exist_ok=True)
-        site = site_config.site(self.servers, self.shards, listen=f"127.0.0.1:{self.port}", server_name="_")
+        site = site_config.site(self.servers, self.shards, listen=f"127.0.0.1:{self.port}", server_name="_",
+                                pages=self.pages)
         user = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() == 0 else None
         self.conf.write_text(site_config.standalone(site, str(self.dir), user=user))
         return self.conf

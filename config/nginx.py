@@ -4,13 +4,20 @@ written. docs/operations.md shows it, the tests serve it with Debian's nginx
 measures through it, so what an operator copies is what was tested.
 
     python -m config.nginx --servers 127.0.0.1:8001,127.0.0.1:8002 --shards 2 \\
-                           [--listen 80] [--server-name tetriwar.example]
+                           [--pages 127.0.0.1:8003] [--listen 80] [--server-name tetriwar.example]
 
-prints the site (``upstream``s, ``map``s and a ``server`` block) for nginx's
-``http`` context (``/etc/nginx/sites-enabled/tetriwar``). Process n of the list hosts
-the shards s with s % processes == n (``HOSTED_SHARDS``), and table t lives in shard
-t % ``GAME_HOST_SHARDS``: a table's socket, ``/ws/table/<t>/``, goes to the process
-hosting its shard, any other request to any process.
+prints the site (``upstream``s, ``map``s, limits and a ``server`` block) for nginx's
+``http`` context (``/etc/nginx/sites-enabled/tetriwar``). Process n of ``--servers``
+hosts the shards s with s % processes == n (``HOSTED_SHARDS``), and table t lives in
+shard t % ``GAME_HOST_SHARDS``: a table's socket, ``/ws/table/<t>/``, goes to the
+process hosting its shard. Any other request (pages, static files, the lobby's socket)
+goes to the ``--pages`` processes, which host no table, so a storm of pages never
+shares a process with live tables (issue 52); without ``--pages``, to any process.
+
+In front of the site's own limits (docs/operations.md, "Limits"), which hold behind it,
+nginx limits each client address too, at twice the site's defaults: an honest address
+meets the site's clear refusals first, and a flood stops here, in C, before it costs a
+Daphne anything.
 """
 
 from __future__ import annotations
@@ -23,6 +30,15 @@ import os
 # even K over two processes, by the last digit); beyond three digits the map would
 # have more lines than it is worth.
 MAX_DIGITS = 3
+
+# Per client address, twice the site's defaults (config/settings.py): requests a second
+# and their burst (HTTP_REQUESTS_PER_SECOND, HTTP_REQUEST_BURST), new sockets a minute
+# (WS_NEW_SOCKETS_PER_MINUTE), and connections at once, sockets and requests under way
+# (WS_MAX_SOCKETS_PER_ADDRESS, and a browser's six).
+REQUESTS_PER_SECOND = 40
+REQUEST_BURST = 240
+SOCKETS_PER_MINUTE = 120
+CONNECTIONS = 52
 
 
 def host_of(table: int, shards: int, processes: int) -> int:
@@ -76,13 +92,19 @@ def socket_map(shards: int, processes: int) -> list[tuple[str, str]]:
 
 SITE = """\
 # {generated}
-# Each Daphne process on its own, for the sockets of the tables it hosts, and all of
-# them for everything else (pages, static files, the lobby's socket).
+# The sockets of a table go to the Daphne process hosting it, each upstream on its own;
+# everything else (pages, static files, the lobby's socket) to {pages}.
 {upstreams}
 upstream tetriwar {{
 {servers}
     keepalive 16;
 }}
+
+# Per client address, in front of the site's own limits (twice their defaults): requests,
+# new sockets, and connections at once (sockets and requests under way). Over them: 429.
+limit_req_zone $binary_remote_addr zone=tetriwar_requests:10m rate={requests_per_second}r/s;
+limit_req_zone $binary_remote_addr zone=tetriwar_sockets:10m rate={sockets_per_minute}r/m;
+limit_conn_zone $binary_remote_addr zone=tetriwar_addresses:10m;
 
 # A table's socket, /ws/table/<id>/, goes to the process hosting the table: table id
 # % {shards} shards, process n hosting the shards s with s % {processes} == n (HOSTED_SHARDS).
@@ -98,10 +120,14 @@ map $http_upgrade $tetriwar_connection {{
 server {{
     listen {listen};
     server_name {server_name};
+    limit_req_status 429;
+    limit_conn_status 429;
+    limit_conn tetriwar_addresses {connections};
 
     # Each location repeats the forwarded headers: a proxy_set_header in a location
     # drops every one set around it. Daphne believes them from TRUSTED_PROXIES only.
     location /ws/ {{
+        limit_req zone=tetriwar_sockets burst={sockets_per_minute} nodelay;
         proxy_pass http://$tetriwar_socket_host;
         proxy_http_version 1.1;
         proxy_set_header Upgrade $http_upgrade;
@@ -116,6 +142,7 @@ server {{
     }}
 
     location / {{
+        limit_req zone=tetriwar_requests burst={request_burst} nodelay;
         proxy_pass http://tetriwar;
         proxy_http_version 1.1;
         proxy_set_header Connection "";
@@ -127,16 +154,23 @@ server {{
 """
 
 
-def site(servers: list[str], shards: int, listen: str = "80", server_name: str = "tetriwar.example") -> str:
+def site(servers: list[str], shards: int, listen: str = "80", server_name: str = "tetriwar.example",
+         pages: list[str] | None = None) -> str:
     """The site for nginx's ``http`` context: Daphne processes at ``servers``
-    (``host:port``), process n hosting the shards s with s % len(servers) == n.
-    ``shards`` 0: no process hosts tables (``runworker`` workers do), so every socket
-    goes to any process."""
+    (``host:port``), process n hosting the shards s with s % len(servers) == n, and
+    ``pages``, processes hosting no table, for everything but the tables' sockets (none:
+    ``servers`` serve it). ``shards`` 0: no process hosts tables (``runworker`` workers
+    do), so every socket goes to any process."""
     if not servers:
         raise ValueError("at least one Daphne process")
+    pages = list(pages or [])
+    if set(pages) & set(servers):
+        raise ValueError("a process serving pages hosts no table: it is not among --servers")
     routes = socket_map(shards, len(servers)) if shards else []
     width = max((len(pattern) for pattern, _ in routes), default=0)
     command = f"python -m config.nginx --servers {','.join(servers)} --shards {shards}"
+    if pages:
+        command += f" --pages {','.join(pages)}"
     if listen != "80":
         command += f" --listen {listen}"
     if server_name != "tetriwar.example":
@@ -144,7 +178,12 @@ def site(servers: list[str], shards: int, listen: str = "80", server_name: str =
     return SITE.format(
         generated=f"Generated by `{command}` (config/nginx.py).",
         upstreams="\n".join(f"upstream tetriwar_{n} {{ server {s}; }}" for n, s in enumerate(servers)),
-        servers="\n".join(f"    server {s};" for s in servers),
+        pages="the processes that host no table" if pages else "any of them",
+        servers="\n".join(f"    server {s};" for s in pages or servers),
+        requests_per_second=REQUESTS_PER_SECOND,
+        request_burst=REQUEST_BURST,
+        sockets_per_minute=SOCKETS_PER_MINUTE,
+        connections=CONNECTIONS,
         shards=shards or "no",
         processes=len(servers),
         routes="".join(f"    {pattern:<{width}} {upstream};\n" for pattern, upstream in routes),
@@ -195,12 +234,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--servers", required=True, help="the Daphne processes, host:port, comma-separated")
     parser.add_argument("--shards", type=int, default=2, help="GAME_HOST_SHARDS (0: tables hosted by workers)")
+    parser.add_argument("--pages", default="",
+                        help="the Daphne processes hosting no table (HOSTED_SHARDS empty), host:port, "
+                             "comma-separated: pages, static files and the lobby go there alone")
     parser.add_argument("--listen", default="80")
     parser.add_argument("--server-name", default="tetriwar.example")
     args = parser.parse_args()
     servers = [s.strip() for s in args.servers.split(",") if s.strip()]
     try:
-        print(site(servers, args.shards, args.listen, args.server_name), end="")
+        pages = [s.strip() for s in args.pages.split(",") if s.strip()]
+        print(site(servers, args.shards, args.listen, args.server_name, pages), end="")
     except ValueError as err:
         parser.error(str(err))
 

@@ -1,9 +1,10 @@
 """Scale-out as operators run it: Debian's nginx, serving the site config/nginx.py
 writes (docs/operations.md's), in front of two Daphne processes each hosting one of two
-shards, on PostgreSQL and Redis. Every request and socket of these tests goes through
-nginx: a table's sockets reach the process hosting the table, a game is played and
-saved once, the lobby's page and its static files come from either process, and the
-Daphnes see the client's address, not nginx's.
+shards and a third hosting none, for the pages, on PostgreSQL and Redis. Every request
+and socket of these tests goes through nginx: a table's sockets reach the process
+hosting the table, a game is played and saved once, the lobby's page, its socket and
+its static files come from the process that hosts no table, nginx limits each address
+in front of the site, and the Daphnes see the client's address, not nginx's.
 
 Skips without nginx (/usr/sbin/nginx), PostgreSQL (127.0.0.1:5432) or Redis
 (127.0.0.1:6379), except under CI=true, where it must run.
@@ -21,6 +22,7 @@ from http.cookies import SimpleCookie
 import pytest
 
 from bench.proxy import Nginx, binary
+from config.nginx import REQUEST_BURST
 from tests.needs import need
 from tests.services.test_hosting_servers import servers_of
 from tests.services.test_scale_out import (
@@ -43,9 +45,11 @@ def cluster(tmp_path_factory):
     with running_cluster(tmp, GAME_HOST_SHARDS="2", TRUSTED_PROXIES="127.0.0.1") as cluster:
         cluster.daphne("s0", HOSTED_SHARDS="0")
         cluster.daphne("s1", HOSTED_SHARDS="1")
+        cluster.daphne("pages", HOSTED_SHARDS="")
         for name in ("s0", "s1"):
             cluster.wait_for_heartbeat(name)
-        proxy = Nginx(tmp / "proxy", [f"127.0.0.1:{cluster.ports[n]}" for n in ("s0", "s1")], shards=2)
+        proxy = Nginx(tmp / "proxy", [f"127.0.0.1:{cluster.ports[n]}" for n in ("s0", "s1")], shards=2,
+                      pages=[f"127.0.0.1:{cluster.ports['pages']}"])
         proxy.start()
         cluster.proxy = proxy
         try:
@@ -184,17 +188,31 @@ def test_a_socket_from_a_page_of_another_origin_is_refused_through_nginx(cluster
     asyncio.run(refused())
 
 
-def test_the_lobby_and_its_static_files_come_through_nginx_from_either_process(cluster):
+def test_the_lobby_and_its_files_come_through_nginx_from_the_process_hosting_no_table(cluster):
+    pages_process = f"127.0.0.1:{cluster.ports['pages']}"
     before = len(logged(cluster, "/lobby/", 0))
-    pages = [request(cluster, "GET", "/lobby/") for _ in range(2)]  # round robin: one from each Daphne
+    pages = [request(cluster, "GET", "/lobby/") for _ in range(2)]
     for status, page, _cookies in pages:
         assert status == 200 and 'id="lobby-live"' in page
-    assert set(logged(cluster, "/lobby/", before + 2)[before:]) == {
-        f"127.0.0.1:{cluster.ports[n]}" for n in ("s0", "s1")
-    }
+    assert logged(cluster, "/lobby/", before + 2)[before:] == [pages_process] * 2
     stylesheet = re.search(r'<link rel="stylesheet" href="(/static/[^"]+)"', pages[0][1]).group(1)
-    status, css, _cookies = request(cluster, "GET", stylesheet)
-    assert status == 200 and "{" in css
+    bundle = re.search(r'<script type="module" src="(/bundles/[^"]+)"', pages[0][1]).group(1)
+    for path in (stylesheet, bundle):
+        status, text, _cookies = request(cluster, "GET", path)
+        assert status == 200 and "{" in text
+        assert logged(cluster, path.split("?")[0], 1) == [pages_process]
+
+
+def test_nginx_refuses_a_flooding_address_before_any_daphne_and_others_go_on(cluster):
+    """Past the site's burst an address is refused by the site (its own words), past
+    nginx's, twice as large, by nginx itself: no Daphne sees those requests (no
+    upstream in nginx's log). Another address is served meanwhile."""
+    statuses = [request(cluster, "GET", "/healthz", source="127.0.0.66")[0] for _ in range(REQUEST_BURST + 60)]
+    assert statuses[0] == 200 and statuses[-1] == 429
+    refused = [u for c, _m, _uri, status, u in cluster.proxy.requests() if c == "127.0.0.66" and status == "429"]
+    assert "-" in refused  # nginx's own answers
+    assert any(u != "-" for u in refused)  # the site's, before nginx's
+    assert request(cluster, "GET", "/healthz", source="127.0.0.67")[0] == 200
 
 
 def test_the_daphnes_see_the_clients_address_not_nginxs(cluster):
