@@ -3,6 +3,7 @@ games/templatetags/modules.py, config.urls ``module_bundle``): issue 52."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import subprocess
@@ -86,6 +87,15 @@ def test_a_bundle_is_served_kept_for_a_year_and_nothing_else_is(client):
     for name in ("socket_retry", "nowhere", "..%2Fsettings", "a" * 65, "TETRIWAR_PLAY"):
         assert client.get(f"/bundles/{name}.js").status_code == 404, name
     assert client.post("/bundles/tetriwar_play.js").status_code in (403, 405)
+
+
+def test_a_bundle_goes_gzipped_to_a_browser_that_takes_it(client):
+    text = bundles.bundle("js/tetriwar_play.js")
+    response = client.get("/bundles/tetriwar_play.js", headers={"Accept-Encoding": "gzip, br"})
+    assert response["Content-Encoding"] == "gzip" and "Accept-Encoding" in response["Vary"]
+    assert gzip.decompress(response.content).decode() == text
+    assert len(response.content) < len(text.encode()) / 3
+    assert "max-age=31536000" in response["Cache-Control"]
 
 
 @pytest.mark.parametrize(
