@@ -99,7 +99,7 @@ _bundle_once = functools.lru_cache(maxsize=32)(_bundle)
 
 
 @require_safe
-@gzip_page  # as WhiteNoise serves the static files: TetriWar's is 54 kB, 13 kB gzipped
+@gzip_page  # as WhiteNoise serves the static files: TetriWar's is 54 kB, 16 kB gzipped
 @cache_control(public=True, max_age=365 * 24 * 3600, immutable=True)  # the link carries its hash
 def module_bundle(request: HttpRequest, name: str) -> HttpResponse:
     """A page's ES module with every module it imports, or classic scripts joined
