@@ -19,7 +19,7 @@ becomes a ``const`` of those names. The forms static/js uses are the only ones r
 
 Anything else (a default export, ``export { … }``, a re-export, a dynamic import, an
 import of a name its module does not export) is refused with ``BundleError`` rather than
-built wrong: tests/lobby/test_static_storage.py builds every module of static/js.
+built wrong: tests/config/test_bundles.py builds every module of static/js.
 """
 
 from __future__ import annotations
@@ -116,9 +116,20 @@ def _body(path: str, text: str, exported: dict[str, list[str]]) -> str:
 
 def bundle(path: str) -> str:
     """``path`` (an entry module) and every module it needs, as one module."""
+    return _built(path, needed(path))
+
+
+def entry(path: str) -> str | None:
+    """The bundle of ``path``, or None for a module that imports nothing (a page loads
+    its static file): its imports read once for both."""
+    order = needed(path)
+    return _built(path, order) if order else None
+
+
+def _built(path: str, order: list[str]) -> str:
     exported: dict[str, list[str]] = {}
     parts = [f"// {path} and the modules it imports, built by config/bundles.py from static/js\n"]
-    for module in needed(path):
+    for module in order:
         text = source(module)
         names = EXPORT.findall(text)
         stripped = EXPORT.sub(lambda match: match[0].removeprefix("export").lstrip(), text)

@@ -84,13 +84,12 @@ def _bundle(name: str) -> str:
         raise Http404
     paths = [f"js/{part}.js" for part in name.split("+")]
     try:
-        if len(paths) > 1:
-            return bundles.scripts(paths)
-        if not bundles.needed(paths[0]):
-            raise Http404
-        return bundles.bundle(paths[0])
+        text = bundles.scripts(paths) if len(paths) > 1 else bundles.entry(paths[0])
     except bundles.BundleError as error:
         raise Http404 from error
+    if text is None:  # a module that imports nothing: its static file, not a bundle
+        raise Http404
+    return text
 
 
 # Bounded: the names a visitor may ask for are many more than the pages use (any 2 to 8

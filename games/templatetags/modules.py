@@ -20,17 +20,18 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from config.bundles import bundle, needed, scripts, version
+from config.bundles import entry, scripts, version
 
 register = template.Library()
 
 
 def address(path: str) -> str:
     """Where a page loads the module ``path`` (``js/chat.js``) from."""
-    if not needed(path):
+    text = entry(path)
+    if text is None:
         return static(path)
     name = posixpath.splitext(posixpath.basename(path))[0]
-    return f"{reverse('module_bundle', args=[name])}?v={version(bundle(path))}"
+    return f"{reverse('module_bundle', args=[name])}?v={version(text)}"
 
 
 _address_once = functools.cache(address)
