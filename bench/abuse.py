@@ -2,6 +2,7 @@
 
     python bench/abuse.py [--tables N] [--seconds S] [--attacks flood,nested,…] [--rate R]
                           [--seed S] [--bot-level L] [--keep] [--server-cpus CPUS] [--client-cpus CPUS]
+                          [--scale-out [--redis-db D]]
 
 Starts the embedded server as ``bench/live.py`` does (one Daphne process, SQLite in a
 temporary file, the in-memory layer, its whole configuration from the environment,
@@ -20,6 +21,18 @@ the machine), followed by a few seconds to settle. The server runs on
 (``bench/machine.py``: by default the first half of the machine's CPUs and the rest,
 on a 2-core machine CPU 0 and CPU 1), each attack process at the lowest priority
 (nice 19), so that an attacker cannot starve the honest client of its CPUs.
+
+``--scale-out`` runs the site as docs/operations.md does on several processes instead:
+PostgreSQL (a scratch database of the run's own) and Redis (database ``--redis-db``, 8
+by default, flushed), two Daphnes each hosting one of two shards' tables, a third
+hosting none that serves the pages, the static files and the lobby, and nginx in front,
+the site config/nginx.py writes with ``--pages``, whose limits per client address
+(``limit_req``, ``limit_conn``) stand before the site's own; every one of them on the
+server CPUs (PostgreSQL and Redis, which the bench does not start, are not pinned). The
+honest tables and the attacks connect to nginx. The server's figures (CPU, memory,
+threads) are those of the Daphnes and nginx together, its database connections
+PostgreSQL's to the scratch database. ``chat`` is not run there (its books are read
+from SQLite's file): the default attacks are the others.
 
 The attacks, as a hostile client would make them; like one, an attacker whose socket
 the server closes (or refuses) opens another after 0.2 s, until its S seconds are up:
@@ -136,7 +149,7 @@ import socket  # noqa: E402
 import sqlite3  # noqa: E402
 import time  # noqa: E402
 
-from bench import machine  # noqa: E402
+from bench import machine, proxy  # noqa: E402
 from bench.client import connect, get_request, read_response, start_table  # noqa: E402
 from bench.live import ACK_TIMEOUT, ERROR_CODE, HEAD, OPTIONS, Room, loop_lag, make_tables  # noqa: E402
 from bench.report import (  # noqa: E402
@@ -148,19 +161,25 @@ from bench.report import (  # noqa: E402
     percentile,
 )
 from bench.server import (  # noqa: E402
+    PG,
+    ScratchDatabase,
     Servers,
-    cpu_of,
+    cpu_seconds,
     die_with_parent,
     django_setup,
+    flush_redis,
     free_port,
     login,
     rss_mb,
     server_env,
     stop_on_sigterm,
+    wait_for_heartbeats,
     warm_up,
 )
 
 ATTACKS = ("flood", "nested", "resync", "pages", "churn", "multisocket", "seq", "chat")
+EMBEDDED_ONLY = ("chat",)  # its books are read from SQLite's file
+SCALE_OUT_SHARDS = 2  # --scale-out: two Daphnes host a shard each, a third the pages
 RSS_CAP_MB = 1536.0  # an attack that takes the server past this is stopped
 SETTLED_AFTER = 3.0  # seconds of an attack's start left out of <attack>_settled_p99_ms
 SETTLE = 3.0  # seconds between an attack's end and the threads / database counts
@@ -896,17 +915,26 @@ def tracebacks(log_path: str) -> int:
 
 
 class Server:
-    """The one Daphne process under test: its pid, log, database and health."""
+    """The server under test, its pids, logs, database and health: the one Daphne
+    process (embedded), or in scale-out every Daphne and nginx in front of them (their
+    CPU, memory and threads summed; the database's connections counted by PostgreSQL)."""
 
-    def __init__(self, servers: Servers, db_path: str) -> None:
-        self.name, self.proc, log = servers.procs[0]
-        self.log_path = log.name
-        self.db_path = db_path
-        self.pid = self.proc.pid
+    def __init__(self, servers: Servers, db_path: str = "", *, nginx: proxy.Nginx | None = None,
+                 database: str = "") -> None:
+        self.procs = [proc for _name, proc, _log in servers.procs]
+        self.log_paths = [log.name for _name, _proc, log in servers.procs]
+        self.db_path = db_path  # SQLite's file (embedded)
+        self.database = database  # PostgreSQL's database (scale-out)
+        self.nginx = nginx
+
+    @property
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs] + (self.nginx.pids if self.nginx else [])
 
     @property
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return all(proc.poll() is None for proc in self.procs) and (
+            self.nginx is None or self.nginx.proc.poll() is None)
 
     def _read(self, measure, *args):
         try:
@@ -915,16 +943,29 @@ class Server:
             return float("nan")
 
     def rss(self) -> float:
-        return self._read(rss_mb, [self.pid])
+        return self._read(rss_mb, self.pids)
 
     def cpu(self) -> float:
-        return self._read(cpu_of, self.pid)
+        return self._read(cpu_seconds, self.pids)
 
     def threads(self) -> int | float:
-        return self._read(threads_of, self.pid)
+        return self._read(lambda: sum(threads_of(pid) for pid in self.pids))
 
     def db_connections(self) -> int | float:
-        return self._read(database_fds, self.pid, self.db_path)
+        if self.database:
+            return self._read(postgres_connections, self.database)
+        return self._read(lambda: sum(database_fds(proc.pid, self.db_path) for proc in self.procs))
+
+    def tracebacks(self) -> int:
+        return sum(tracebacks(path) for path in self.log_paths)
+
+
+def postgres_connections(database: str) -> int:
+    """The connections PostgreSQL has open to ``database``."""
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (database,)).fetchone()[0]
 
 
 async def run_attack(name: str, index: int, config: dict, server: Server, tmp: str,
@@ -936,7 +977,7 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
     chat_spec = config["chat"]
     usernames = [writer["username"] for writer in chat_spec["writers"]]
     chat_before = chat_books(server.db_path, usernames) if name == "chat" else {}
-    tracebacks_before = tracebacks(server.log_path)
+    tracebacks_before = server.tracebacks()
     rss_before = server.rss()
     cpu_before = server.cpu()
     machine_before = sampler.mark()
@@ -982,7 +1023,7 @@ async def run_attack(name: str, index: int, config: dict, server: Server, tmp: s
         rss_growth_mb=rss_after - rss_before, rss_peak_mb=peak, rss_capped=capped,
         server_cpu_s=cpu_after - cpu_before, machine=machine_reading,
         threads_after=server.threads(), db_connections_after=server.db_connections(),
-        tracebacks=tracebacks(server.log_path) - tracebacks_before, server_alive=server.alive,
+        tracebacks=server.tracebacks() - tracebacks_before, server_alive=server.alive,
     )
     if name == "chat":  # what was written, from its first frame's possible arrival to now
         chat_after = chat_books(server.db_path, usernames)
@@ -1037,7 +1078,7 @@ async def run(args, port: int, server: Server, setups: list[dict], attack_tables
     quiet["machine_overall"] = sampler.between(machine_start, sampler.stop())
     await lag
     await room.close()
-    quiet["tracebacks_total"] = tracebacks(server.log_path)
+    quiet["tracebacks_total"] = server.tracebacks()
     return room.stats, quiet, results
 
 
@@ -1060,7 +1101,7 @@ def p99_with_timeouts(values: list[float], timeouts: int) -> float:
 
 
 def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: float, cpus: machine.Split,
-           server_pid: int) -> None:
+           server_pids: list[int]) -> None:
     def latencies(window: tuple[float, float]) -> list[float]:
         return stats.latencies.between(*window)
 
@@ -1157,7 +1198,7 @@ def report(stats, quiet: dict, results: dict, attacks: list[str], rss_start: flo
         figure(f"{name}_tracebacks", result["tracebacks"])
     overall = quiet["machine_overall"]  # from the quiet window's start to the last attack's settling
     cpu_split_figures(cpus)
-    server_cpu_s = overall.cpu_of([server_pid])
+    server_cpu_s = overall.cpu_of(server_pids)
     figure("server_cpu_s", server_cpu_s, ".2f")
     figure("client_cpu_s", f"{overall.ours_cpu_s - server_cpu_s:.2f} (the honest client and the attackers)")
     machine_figures(overall)
@@ -1232,41 +1273,116 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=50, help="honest live tables")
     parser.add_argument("--seconds", type=float, default=30.0, help="the quiet window, and each attack")
-    parser.add_argument("--attacks", default=",".join(ATTACKS), help=f"comma-separated, of {', '.join(ATTACKS)}")
+    parser.add_argument("--attacks", default=None,
+                        help=f"comma-separated, of {', '.join(ATTACKS)} (default all; in scale-out all but chat)")
     parser.add_argument("--rate", type=float, default=5.0, help="honest intents a second per player")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-level", choices=("easy", "medium", "hard"), default="medium")
     parser.add_argument("--keep", action="store_true", help="keep the server's database and logs")
+    parser.add_argument("--scale-out", action="store_true",
+                        help="PostgreSQL + Redis, two Daphnes hosting the tables and one the pages, behind nginx")
+    parser.add_argument("--redis-db", type=int, default=8, help="scale-out: the Redis database (flushed)")
     machine.add_arguments(parser)
     args = parser.parse_args()
     cpus = machine.split_from(parser, args)
+    if args.attacks is None:
+        args.attacks = ",".join(name for name in ATTACKS if not (args.scale_out and name in EMBEDDED_ONLY))
     args.attacks = [name.strip() for name in args.attacks.split(",") if name.strip()]
     unknown = [name for name in args.attacks if name not in ATTACKS]
     if unknown:
         parser.error(f"unknown attack(s) {', '.join(unknown)}; choose from {', '.join(ATTACKS)}")
     if args.tables < 1:
         parser.error("--tables must be at least 1")
+    if args.scale_out:
+        embedded = [name for name in args.attacks if name in EMBEDDED_ONLY]
+        if embedded:
+            parser.error(f"--scale-out: {', '.join(embedded)} reads its books from the SQLite database; "
+                         "run it embedded")
+        if proxy.binary() is None:
+            parser.error("--scale-out: nginx is not installed (apt-get install -y nginx)")
 
     stop_on_sigterm()
     # The honest client and (inherited) every attack process on the client CPUs; the
     # server takes the server CPUs as it starts (Servers).
     machine.pin(os.getpid(), cpus.client)
-    with Servers.scratch("tetriwar-abuse-", cpus.server, keep=args.keep) as servers:
-        env = server_env(servers.tmp)
-        django_setup(env)
-        setups = make_tables(args.tables)
-        attack_tables = {name: make_attack_table(f"attacker_{name}") for name in ("multisocket", "seq")}
-        attack_tables["chat"] = make_chat_writers()
-        port = free_port()
-        servers.daphne("daphne1", port, env)
-        servers.wait_for_port(port)
-        warm_up(f"http://127.0.0.1:{port}")
-        server = Server(servers, env["SQLITE_NAME"])
-        rss_start = server.rss()
-        stats, quiet, results = asyncio.run(
-            run(args, port, server, setups, attack_tables, servers.tmp, machine.Machine()))
-    report(stats, quiet, results, args.attacks, rss_start, cpus, server.pid)
+    scratch = ScratchDatabase() if args.scale_out else None
+    redis_url = f"redis://127.0.0.1:6379/{args.redis_db}" if args.scale_out else ""
+    # In scale-out the machine's PostgreSQL and Redis work for the bench (not pinned: it
+    # did not start them): its scratch database's backends and Redis are its own.
+    sampler = machine.Machine(claim=(lambda line: scratch.name in line or line.startswith("redis-server"))
+                              if scratch is not None else None)
+    try:
+        with Servers.scratch("tetriwar-abuse-", cpus.server, keep=args.keep) as servers:
+            if scratch is None:
+                env = server_env(servers.tmp)
+            else:
+                scratch.create(migrated=True)
+                flush_redis(redis_url)
+                # nginx, whose X-Forwarded-For names each client's address
+                env = server_env(servers.tmp, database_url=scratch.url, redis_url=redis_url,
+                                 shards=SCALE_OUT_SHARDS, TRUSTED_PROXIES="127.0.0.1")
+            django_setup(env)
+            setups = make_tables(args.tables)
+            attack_tables = {name: make_attack_table(f"attacker_{name}") for name in ("multisocket", "seq")}
+            attack_tables["chat"] = make_chat_writers()
+            nginx = None
+            try:
+                if scratch is None:
+                    port = free_port()
+                    servers.daphne("daphne1", port, env)
+                    servers.wait_for_port(port)
+                    warm_up(f"http://127.0.0.1:{port}")
+                    server = Server(servers, env["SQLITE_NAME"])
+                else:
+                    nginx = start_scale_out(servers, env, cpus)
+                    port = nginx.port
+                    server = Server(servers, nginx=nginx, database=scratch.name)
+                rss_start = server.rss()
+                stats, quiet, results = asyncio.run(
+                    run(args, port, server, setups, attack_tables, servers.tmp, sampler))
+                server_pids = server.pids
+            except BaseException:
+                if nginx is not None:
+                    sys.stderr.write(f"--- nginx errors ---\n{nginx.errors()}")
+                raise
+            finally:
+                if nginx is not None:
+                    nginx.stop()
+    finally:
+        if scratch is not None:
+            scratch.drop()
+        if redis_url:
+            flush_redis(redis_url)
+    figure("mode", "scale-out" if args.scale_out else "embedded")
+    figure("server_processes", " ".join(servers.names) + (" nginx" if args.scale_out else ""))
+    report(stats, quiet, results, args.attacks, rss_start, cpus, server_pids)
 
+
+def start_scale_out(servers: Servers, env: dict[str, str], cpus: machine.Split) -> proxy.Nginx:
+    """The site as docs/operations.md runs it on several processes: two Daphnes each
+    hosting one of the two shards' tables, a third hosting none that serves the pages,
+    the static files and the lobby, and nginx in front (config/nginx.py's site, with its
+    limits per client address), every one of them on the server CPUs."""
+    from django.utils import timezone
+
+    since = timezone.now()
+    hosts = [free_port() for _ in range(SCALE_OUT_SHARDS)]
+    pages = free_port()
+    for n, port in enumerate(hosts):
+        hosted = ",".join(str(s) for s in range(SCALE_OUT_SHARDS) if s % len(hosts) == n)
+        servers.daphne(f"daphne{n + 1}", port, {**env, "HOSTED_SHARDS": hosted})
+    servers.daphne("pages", pages, {**env, "HOSTED_SHARDS": ""})
+    for port in [*hosts, pages]:
+        servers.wait_for_port(port)
+    wait_for_heartbeats(SCALE_OUT_SHARDS, since, servers)
+    for port in [*hosts, pages]:
+        warm_up(f"http://127.0.0.1:{port}")
+    nginx = proxy.Nginx(os.path.join(servers.tmp, "nginx"), [f"127.0.0.1:{port}" for port in hosts],
+                        SCALE_OUT_SHARDS, pages=[f"127.0.0.1:{pages}"],
+                        preexec_fn=machine.pin_at_exec(cpus.server, then=die_with_parent))  # a server process
+    nginx.start()
+    warm_up(nginx.base)
+    return nginx
 
 if __name__ == "__main__":
     main()

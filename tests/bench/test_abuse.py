@@ -6,6 +6,8 @@ the tests'."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import unicodedata
 
 from django.conf import settings
@@ -13,9 +15,11 @@ from django.conf import settings
 from bench.abuse import CHAT_REFUSALS, chat_texts, chat_written_bound, report, say_frame
 from bench.live import Stats
 from bench.machine import Reading, Split
+from bench.proxy import binary as nginx_binary
 from games import wire
 from lobby import chat
-from tests.bench.runs import run_bench
+from tests.bench.runs import ROOT, run_bench
+from tests.needs import need, port_open
 
 
 def _outcome(text: str) -> str:
@@ -84,7 +88,7 @@ def _chat_result(others_cpu_s: float = 0.0) -> dict:
 
 
 def test_the_chat_figures_print_before_the_headline(capsys):
-    report(Stats(), _quiet(), {"chat": _chat_result()}, ["chat"], 90.0, SPLIT, SERVER_PID)
+    report(Stats(), _quiet(), {"chat": _chat_result()}, ["chat"], 90.0, SPLIT, [SERVER_PID])
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert list(lines)[-2:] == ["worst_p99_ratio", "disturbed"]
     assert lines["disturbed"] == "no" and lines["disturbed_windows"] == "none"
@@ -98,7 +102,7 @@ def test_the_chat_figures_print_before_the_headline(capsys):
 
 def test_the_split_each_side_s_cpu_and_the_others_print_and_a_disturbed_window_says_so(capsys):
     # an attack's window where others took 0.2 of a core: the run says so, in its last line
-    report(Stats(), _quiet(), {"chat": _chat_result(others_cpu_s=0.2)}, ["chat"], 90.0, SPLIT, SERVER_PID)
+    report(Stats(), _quiet(), {"chat": _chat_result(others_cpu_s=0.2)}, ["chat"], 90.0, SPLIT, [SERVER_PID])
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert (lines["server_cpus"], lines["client_cpus"]) == ("0", "1")
     assert lines["server_cpu_s"] == "3.00" and lines["client_cpu_s"].startswith("0.75 ")
@@ -123,6 +127,33 @@ def test_a_short_run_of_the_chat_flood():
     assert float(lines["others_cpu_s"]) >= 0 and float(lines["chat_others_cpu_s"]) >= 0, run.stdout
 
 
+def test_a_short_run_of_the_pages_and_churn_attacks_in_scale_out():
+    need(port_open("127.0.0.1", 5432), "PostgreSQL is not running on 127.0.0.1:5432")
+    need(port_open("127.0.0.1", 6379), "Redis is not running on 127.0.0.1:6379")
+    need(nginx_binary() is not None, "nginx is not installed (apt-get install -y nginx)")
+    run = run_bench("abuse.py", "--scale-out", "--tables", "2", "--seconds", "3", "--attacks", "pages,churn",
+                    timeout=600)
+    lines = run.figures
+    assert lines["mode"] == "scale-out", run.stdout
+    assert lines["server_processes"] == "daphne1 daphne2 pages nginx", run.stdout
+    assert lines["honest_games_started"] == "2" and lines["honest_sockets_dropped"] == "0", run.stdout
+    for name in ("pages", "churn"):
+        assert f"{name}_error" not in lines, run.stdout
+        assert lines[f"{name}_tracebacks"] == "0", run.stdout
+        assert lines[f"{name}_p99_ratio"] != "nan", run.stdout
+    assert "429×" in lines["pages_answers"], run.stdout  # nginx's limits per address, or the site's
+    assert int(lines["quiet_db_connections"]) > 0, run.stdout  # PostgreSQL's, to the run's own database
+    assert run.stdout.splitlines()[-2].startswith("worst_p99_ratio: "), run.stdout
+    assert run.stdout.splitlines()[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
+
+
+def test_the_chat_flood_is_refused_in_scale_out_with_the_reason():
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "abuse.py"), "--scale-out", "--attacks", "chat"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "chat reads its books from the SQLite database" in done.stderr, done.stderr
+    assert done.stdout == ""
+
+
 def test_each_attack_is_set_against_the_quiet_window_just_before_it(capsys):
     # The honest tables grew slower on their own (their games went on): the first quiet
     # window's p99 is 2 ms, the one before the chat 8 ms, the chat's own 10 ms. The
@@ -134,7 +165,7 @@ def test_each_attack_is_set_against_the_quiet_window_just_before_it(capsys):
         stats.latencies.add(6.0 + i / 200, 10.0)
     chat_quiet = {**_quiet(), "window": (4.0, 5.0), "server_cpu_s": 2.5, "machine": _reading(1.0, 0.0)}
     result = {**_chat_result(), "window": (6.0, 7.0), "server_cpu_s": 3.0, "quiet": chat_quiet}
-    report(stats, {**_quiet(), "server_cpu_s": 1.5}, {"chat": result}, ["chat"], 90.0, SPLIT, SERVER_PID)
+    report(stats, {**_quiet(), "server_cpu_s": 1.5}, {"chat": result}, ["chat"], 90.0, SPLIT, [SERVER_PID])
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert lines["quiet_p99_ms"] == "2.00" and lines["quiet_server_cpu_s"] == "1.5"
     assert lines["chat_quiet_p99_with_timeouts_ms"] == "8.00" and lines["chat_p99_ms"] == "10.00"
@@ -146,7 +177,7 @@ def test_each_attack_is_set_against_the_quiet_window_just_before_it(capsys):
 def test_a_disturbed_quiet_window_before_an_attack_makes_its_ratio_not_hold(capsys):
     chat_quiet = {**_quiet(), "window": (4.0, 5.0), "server_cpu_s": 2.5, "machine": _reading(1.0, 0.2)}
     result = {**_chat_result(), "quiet": chat_quiet}
-    report(Stats(), _quiet(), {"chat": result}, ["chat"], 90.0, SPLIT, SERVER_PID)
+    report(Stats(), _quiet(), {"chat": result}, ["chat"], 90.0, SPLIT, [SERVER_PID])
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert lines["chat_quiet_others_cpu_s"] == "0.20"
     assert lines["disturbed_windows"] == "chat_quiet" and lines["disturbed"] == "yes"
