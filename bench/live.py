@@ -3,7 +3,7 @@
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
                          [--proxy none|nginx] [--languages L] [--no-floor] [--server-cpus CPUS]
-                         [--client-cpus CPUS] [--client ai|scripted] [--journal on|off]
+                         [--client-cpus CPUS] [--client ai|scripted|node] [--journal on|off]
 
 ``--journal off`` runs the servers without writing their games' inputs down as they come
 (``GAME_JOURNAL=false``: a restart then aborts every game, games/journal.py), for what the
@@ -70,7 +70,16 @@ the same schedule (R keys a second, exponential gaps, the same seeds) and the sa
 frames (← and → tapped, rotate, hard drop, Enter now and then while the store holds a
 bomb), each piece a seeded pattern of 0-3 turns, up to 3 columns and a drop, with no
 board mirror and no AI: a player reads only the acknowledgements, whether its game runs
-(``data-remaining-ms``, the results), its bomb store and its Lines.
+(``data-remaining-ms``, the results), its bomb store and its Lines. ``--client node`` is
+that lean client in Node (``bench/node/lean_client.mjs`` on the npm package ``ws``, which
+``make install-dev`` installs), for the hundreds of tables whose frames fill a Python
+client's core: every socket in one Node process pinned on the client CPUs, the same
+frames on the same schedule (its Mersenne Twister seeded as ``random.Random`` is: a seed
+presses the same keys) and the same measures, while this process still prepares the
+tables, presses their start buttons and restarts them (``--cycle``) over HTTP
+(``NodeRoom``). Its loop lag is Node's event-loop delay (``monitorEventLoopDelay`` on a
+5 ms timer, less the 5 ms), ``client_cpu_s`` the Node process's CPU over the window and
+``client_parent_cpu_s`` this process's beside it.
 
 ``--languages en,de,zh-hans`` (default ``en``, the site's language alone) spreads the
 sockets over those languages, in turn (socket 5t + s of table t reads language
