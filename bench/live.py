@@ -1198,6 +1198,9 @@ class NodeRoom(Room):
                     failure = event["error"]
                 elif kind in self.events and not self.events[kind].done():
                     self.events[kind].set_result(event)
+        except asyncio.CancelledError:
+            self.proc.terminate()  # the bench ends on an error: its client goes with it, not waited for
+            raise
         finally:
             code = await self.proc.wait()
             for future in self.events.values():
@@ -1206,6 +1209,7 @@ class NodeRoom(Room):
                         log = f.read()[-3000:]
                     future.set_exception(RuntimeError(
                         f"the Node client ended (exit {code}) before its result: {failure}\n{log}"))
+                    future.exception()  # raised to whoever awaits it, and no warning if none does
 
     async def close(self) -> None:
         result = await self.events["result"]
