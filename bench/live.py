@@ -819,7 +819,9 @@ def presses_at(due: float, window: Window, undecided: bool) -> bool:
 
 async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: Stats, rng: random.Random,
                  started: asyncio.Event, gate: asyncio.Semaphore, address: str | None = None,
-                 track: Track | None = None):
+                 track: Track | None = None, go: asyncio.Event | None = None):
+    """One player: its socket read from the start, its keys pressed once ``go`` is set
+    (by default ``started``: its table's game runs)."""
     import websockets
 
     seat = bot.seat
@@ -863,7 +865,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
         seq, greeted = 0, False
         reader = asyncio.create_task(read())
         try:
-            await started.wait()
+            await (go or started).wait()
             due = time.perf_counter()
             last = 0.0
             while True:  # open loop: keys are due on their schedule, answered or not
@@ -961,8 +963,10 @@ class Room:
     in_process = True  # its clients play in this process (NodeRoom: in the Node client)
 
     def __init__(self, setups: list[dict], ports: list[int], *, rate: float, seed: int, level: str,
-                 cycle: bool, shards: int | None = None, client: str = "ai") -> None:
+                 cycle: bool, shards: int | None = None, client: str = "ai", press_from: str = "table") -> None:
         self.setups = setups
+        self.press_from = press_from
+        self.every_running = asyncio.Event()  # every table runs, or 30 s went by: the window may open
         self.client = client
         self.ports = ports
         self.shards = shards
@@ -1045,7 +1049,8 @@ class Room:
                 stats.bots.append(bot)
                 self.tasks.append(asyncio.create_task(player(
                     urls[seat - 1], setup["ws_cookies"][seat - 1], origins[seat - 1], bot, self.rate, self.window,
-                    stats, random.Random(self.rng.random()), started, gate, address, track)))
+                    stats, random.Random(self.rng.random()), started, gate, address, track,
+                    self.every_running if self.press_from == "window" else None)))
             self.tasks.append(asyncio.create_task(spectator(
                 urls[4], setup["ws_cookies"][4], origins[4], self.window, stats, gate,
                 self.on_results(t, setup) if self.cycle else None, address, track)))
@@ -1068,6 +1073,7 @@ class Room:
         stats.tables_running_at_window = sum(s.is_set() for s in starts)
         for started in starts:
             started.set()  # a table that never started: its players stop with the others
+        self.every_running.set()
 
     async def close(self) -> None:
         """Once the window has closed: every client ended, pending restarts cancelled."""
@@ -1132,9 +1138,10 @@ class NodeRoom(Room):
     in_process = False
 
     def __init__(self, setups: list[dict], ports: list[int], *, rate: float, seed: int, cycle: bool,
-                 shards: int | None, seconds: float, cpus: frozenset[int], folder: str) -> None:
+                 shards: int | None, seconds: float, cpus: frozenset[int], folder: str,
+                 press_from: str = "table") -> None:
         super().__init__(setups, ports, rate=rate, seed=seed, level="medium", cycle=cycle, shards=shards,
-                         client="node")
+                         client="node", press_from=press_from)
         self.seconds, self.cpus, self.folder = seconds, cpus, folder
         self.proc: asyncio.subprocess.Process | None = None
         self.events: dict[str, asyncio.Future] = {}
@@ -1157,7 +1164,8 @@ class NodeRoom(Room):
             tables.append({"table": setup["table"], "address": setup.get("address"), "sockets": sockets})
         return {"rate": self.rate, "seconds": self.seconds, "ack_timeout": ACK_TIMEOUT,
                 "decide_seconds": DECIDE_SECONDS, "enter_chance": ENTER_CHANCE, "connecting": CONNECTING,
-                "connect_tries": CONNECT_TRIES, "open_timeout": 20, "start_timeout": 30, "tables": tables}
+                "connect_tries": CONNECT_TRIES, "open_timeout": 20, "start_timeout": 30,
+                "press_from": self.press_from, "tables": tables}
 
     async def open(self) -> None:
         plan = os.path.join(self.folder, "node-plan.json")
@@ -1252,16 +1260,17 @@ class NodeRoom(Room):
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int],
                 shards: int | None = None, proxy_pids: list[int] | None = None,
                 sampler: machine.Machine | None = None, client: str = "ai", client_cpus: frozenset[int] = frozenset(),
-                folder: str = "") -> Stats:
+                folder: str = "", press_from: str = "table") -> Stats:
     """Connect every client (to its table's host, or alternating: Room; with ``client``
     ``node``, the Node client on ``client_cpus``, its plan and log in ``folder``: NodeRoom),
     start every game, play for S seconds once every game runs, and measure the servers (and,
     with ``sampler``, every process on the machine) over that play window."""
     if client == "node":
         room = NodeRoom(setups, ports, rate=rate, seed=seed, cycle=cycle, shards=shards, seconds=seconds,
-                        cpus=client_cpus, folder=folder)
+                        cpus=client_cpus, folder=folder, press_from=press_from)
     else:
-        room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards, client=client)
+        room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards, client=client,
+                    press_from=press_from)
     stats, window = room.stats, room.window
     await room.open()
     # The client's own garbage collector must not stop every socket's reading at once:
@@ -1395,6 +1404,10 @@ def main() -> None:
                         help="ai: bots that mirror their boards and plan with the AI; scripted: the same "
                              "schedule and frames, reading only the acknowledgements (many tables); node: "
                              "the scripted client in Node (bench/node/lean_client.mjs), for hundreds of tables")
+    parser.add_argument("--press-from", choices=("table", "window"), default="table",
+                        help="table: a table's players press keys once its game runs; window: once every "
+                             "table runs (the window opens), so that slow starts on a loaded server neither "
+                             "slow further nor age the first games (hundreds of tables)")
     machine.add_arguments(parser)
     args = parser.parse_args()
     cpus = machine.split_from(parser, args)
@@ -1476,7 +1489,7 @@ def main() -> None:
                 stats = asyncio.run(drive(
                     setups, client_ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle,
                     servers.pids, routed, nginx.pids if nginx else None, sampler, args.client, cpus.client,
-                    servers.tmp,
+                    servers.tmp, args.press_from,
                 ))
                 servers.check()
                 if nginx:
@@ -1511,6 +1524,7 @@ def main() -> None:
     figure("languages", ",".join(languages))
     figure("live_tick_ms", args.tick_ms if args.tick_ms is not None else "33 (the site's default)")
     figure("seconds", args.seconds)
+    figure("press_from", args.press_from)
     figure("minutes_per_game", args.minutes)
     figure("players", args.tables * 4)
     figure("spectators", args.tables)

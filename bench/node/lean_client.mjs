@@ -484,7 +484,7 @@ class Client {
     };
     const ws = await this.connect(spec, address, read);
 
-    await table.started;
+    await (this.plan.press_from === "window" ? this.everyRunning : table.started);
     // open loop: keys are due on their schedule, answered or not
     const pressesAt = (due) =>
       due < window.playUntil || (keys.pending.size > 0 && due < window.playUntil + this.plan.decide_seconds);
@@ -584,6 +584,7 @@ class Client {
     this.spectatorsEnd = [];
     const t0 = now();
     const connected = new Promise((resolve) => (this.onGreeted = resolve));
+    this.everyRunning = new Promise((resolve) => (this.letPress = resolve)); // --press-from window
     const tasks = [];
     plan.tables.forEach((setup, index) => {
       const table = { index, track: new Track(), scripts: [], running: false };
@@ -612,6 +613,7 @@ class Client {
     await Promise.race([everyTable, sleep(plan.start_timeout)]);
     const running = this.tables.filter((table) => table.running).length;
     for (const table of this.tables) table.start(); // a table that never started: its players stop with the others
+    this.letPress();
     this.emit({ event: "running", tables_running: running });
 
     await this.command("open");
