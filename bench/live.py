@@ -4,6 +4,7 @@
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
                          [--proxy none|nginx] [--languages L] [--no-floor] [--server-cpus CPUS]
                          [--client-cpus CPUS] [--client ai|scripted|node] [--journal on|off]
+                         [--press-from table|window]
 
 ``--journal off`` runs the servers without writing their games' inputs down as they come
 (``GAME_JOURNAL=false``: a restart then aborts every game, games/journal.py), for what the
@@ -42,7 +43,11 @@ sockets and its HTTP requests come from a source address of its own,
 server's per-address limits see five sockets an address, as they would from people.
 Once every socket is open it starts every game through the site's own start button
 (8 hosts pressing at once), and once every game runs it lets a bot play each seat at
-human pace for S seconds: the play window. Games last M minutes (default 15); with
+human pace for S seconds: the play window. A table's players press keys from the
+moment its game runs (``--press-from table``, the default), or, with ``--press-from
+window``, from the moment every game runs and the window opens: at hundreds of tables
+the tables already playing load the server so that the last starts take minutes (200
+took 8), and the first games grow old meanwhile. Games last M minutes (default 15); with
 ``--cycle`` a table whose game ends (the results arrive) plays again: every player
 marks ready and the host presses start, over HTTP.
 

@@ -415,6 +415,7 @@ class Client {
           });
           ws.read = read;
           ws.on("message", this.received(ws));
+          ws.on("close", (code, reason) => (ws.closedWith = closedText(code, reason.toString())));
           ws.once("open", () => resolve(ws));
           ws.once("error", (err) => reject(err));
         });
@@ -502,7 +503,7 @@ class Client {
           return true;
         }
         if (ws.readyState !== WebSocket.OPEN) {
-          stats.dropped.push(`seat ${seat}: ${closedText(ws.closeCode, ws.closeReason)}`);
+          stats.dropped.push(`seat ${seat}: ${ws.closedWith ?? "closing"}`);
           stats.droppedAt.push(now());
           dropped = true;
           return false;
