@@ -1,7 +1,8 @@
 # The two commands of the README: `make run` and `make test`. Both install
 # everything they need on a fresh Debian machine (Python venv, packages, GNU gettext
-# for the translations, and for the tests Debian's Chromium and nginx), so nothing
-# installed by hand is assumed.
+# for the translations, and for the tests Debian's Chromium and nginx, and the Node
+# benchmark client's npm package where Node is installed), so nothing installed by hand
+# is assumed.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test check install install-dev chromium nginx gettext messages lint rules
+.PHONY: run test check install install-dev node chromium nginx gettext messages lint rules
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,7 +26,15 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(BIN)/python
 
 install: $(VENV)/.installed
 
-install-dev: $(VENV)/.installed-dev
+install-dev: $(VENV)/.installed-dev node
+
+# The Node load generator of bench/live.py --client node: the npm package ws, pinned by
+# bench/node/package-lock.json, installed again when the lockfile changes. Only where Node
+# and npm are installed: without them its test skips and the rest needs neither.
+node:
+	@if command -v npm >/dev/null && [ ! bench/node/node_modules/.package-lock.json -nt bench/node/package-lock.json ]; then \
+		npm ci --prefix bench/node --silent --no-audit --no-fund; \
+	fi
 
 # Chromium, and a font with Chinese characters: the browser tests see the pages in
 # Chinese as a reader does (without one, every character would be the same blank box).

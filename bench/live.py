@@ -3,7 +3,8 @@
     python bench/live.py [--tables N] [--seconds S] [--rate R] [--seed S] [--bot-level L]
                          [--minutes M] [--cycle] [--scale-out [--shards K] [--workers W]]
                          [--proxy none|nginx] [--languages L] [--no-floor] [--server-cpus CPUS]
-                         [--client-cpus CPUS] [--client ai|scripted] [--journal on|off]
+                         [--client-cpus CPUS] [--client ai|scripted|node] [--journal on|off]
+                         [--press-from table|window]
 
 ``--journal off`` runs the servers without writing their games' inputs down as they come
 (``GAME_JOURNAL=false``: a restart then aborts every game, games/journal.py), for what the
@@ -42,7 +43,11 @@ sockets and its HTTP requests come from a source address of its own,
 server's per-address limits see five sockets an address, as they would from people.
 Once every socket is open it starts every game through the site's own start button
 (8 hosts pressing at once), and once every game runs it lets a bot play each seat at
-human pace for S seconds: the play window. Games last M minutes (default 15); with
+human pace for S seconds: the play window. A table's players press keys from the
+moment its game runs (``--press-from table``, the default), or, with ``--press-from
+window``, from the moment every game runs and the window opens: at hundreds of tables
+the tables already playing load the server so that the last starts take minutes (200
+took 8), and the first games grow old meanwhile. Games last M minutes (default 15); with
 ``--cycle`` a table whose game ends (the results arrive) plays again: every player
 marks ready and the host presses start, over HTTP.
 
@@ -70,7 +75,16 @@ the same schedule (R keys a second, exponential gaps, the same seeds) and the sa
 frames (← and → tapped, rotate, hard drop, Enter now and then while the store holds a
 bomb), each piece a seeded pattern of 0-3 turns, up to 3 columns and a drop, with no
 board mirror and no AI: a player reads only the acknowledgements, whether its game runs
-(``data-remaining-ms``, the results), its bomb store and its Lines.
+(``data-remaining-ms``, the results), its bomb store and its Lines. ``--client node`` is
+that lean client in Node (``bench/node/lean_client.mjs`` on the npm package ``ws``, which
+``make install-dev`` installs), for the hundreds of tables whose frames fill a Python
+client's core: every socket in one Node process pinned on the client CPUs, the same
+frames on the same schedule (its Mersenne Twister seeded as ``random.Random`` is: a seed
+presses the same keys) and the same measures, while this process still prepares the
+tables, presses their start buttons and restarts them (``--cycle``) over HTTP
+(``NodeRoom``). Its loop lag is Node's event-loop delay (``monitorEventLoopDelay`` on a
+5 ms timer, less the 5 ms), ``client_cpu_s`` the Node process's CPU over the window and
+``client_parent_cpu_s`` this process's beside it.
 
 ``--languages en,de,zh-hans`` (default ``en``, the site's language alone) spreads the
 sockets over those languages, in turn (socket 5t + s of table t reads language
@@ -166,6 +180,7 @@ import math  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
+import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
@@ -554,6 +569,11 @@ class Stats:
         self.dropped_at: list[float] = []  # … and when
         self.loop_lags: list[float] = []
         self.loop_lag_at: list[float] = []  # when each of them was asked
+        # --client node: the Node client's own loop delay (its histogram's p50 and p99, and
+        # the p99 of each 5 s of the window), in place of the probes above
+        self.loop_lag_reported: dict[float, float] | None = None
+        self.loop_lag_p99_reported_by_5s: list[float] | None = None
+        self.parent_cpu_s: float | None = None  # --client node: this process's CPU beside it
         self.update_bytes: list[int] = []
         self.window_broadcasts = 0  # broadcasts (a version head) that spectators read in the window
         self.sent = 0
@@ -597,9 +617,17 @@ class Stats:
         return [percentile(self.latencies.between(start, end) + [1000.0] * self.timeouts_between(start, end), 0.99)
                 for start, end in self.stretches(seconds)]
 
+    def loop_lag(self, q: float) -> float:
+        """The ``q`` quantile of the client's own loop lag over the window (ms)."""
+        if self.loop_lag_reported is not None:
+            return self.loop_lag_reported.get(q, math.nan)
+        return percentile(self.loop_lags, q)
+
     def loop_lag_p99_by(self, seconds: float) -> list[float]:
         """The client's own loop lag p99 over each ``seconds`` of the window, beside
         ``p99_by``: a slow stretch of the client shows in the same stretch here."""
+        if self.loop_lag_p99_reported_by_5s is not None and seconds == NODE_LAG_STRETCH_S:
+            return self.loop_lag_p99_reported_by_5s
         lags = list(zip(self.loop_lag_at, self.loop_lags, strict=True))
         return [percentile([lag for at, lag in lags if start <= at < end], 0.99)
                 for start, end in self.stretches(seconds)]
@@ -796,7 +824,9 @@ def presses_at(due: float, window: Window, undecided: bool) -> bool:
 
 async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: Stats, rng: random.Random,
                  started: asyncio.Event, gate: asyncio.Semaphore, address: str | None = None,
-                 track: Track | None = None):
+                 track: Track | None = None, go: asyncio.Event | None = None):
+    """One player: its socket read from the start, its keys pressed once ``go`` is set
+    (by default ``started``: its table's game runs)."""
     import websockets
 
     seat = bot.seat
@@ -840,7 +870,7 @@ async def player(ws_url, cookie, origin, bot: Bot, rate, window: Window, stats: 
         seq, greeted = 0, False
         reader = asyncio.create_task(read())
         try:
-            await started.wait()
+            await (go or started).wait()
             due = time.perf_counter()
             last = 0.0
             while True:  # open loop: keys are due on their schedule, answered or not
@@ -935,9 +965,13 @@ class Room:
     or else alternate between the servers (``ports``); they come from the table's own
     source address."""
 
+    in_process = True  # its clients play in this process (NodeRoom: in the Node client)
+
     def __init__(self, setups: list[dict], ports: list[int], *, rate: float, seed: int, level: str,
-                 cycle: bool, shards: int | None = None, client: str = "ai") -> None:
+                 cycle: bool, shards: int | None = None, client: str = "ai", press_from: str = "table") -> None:
         self.setups = setups
+        self.press_from = press_from
+        self.every_running = asyncio.Event()  # every table runs, or 30 s went by: the window may open
         self.client = client
         self.ports = ports
         self.shards = shards
@@ -979,10 +1013,30 @@ class Room:
                 task.add_done_callback(self.restarts.discard)
         return results
 
+    async def start_games(self) -> None:
+        """Every host presses start (8 at a time, as people do): ``games_started``,
+        ``start_errors`` and ``start_s``."""
+        stats, loop = self.stats, asyncio.get_running_loop()
+        t0 = time.perf_counter()
+        errors = await asyncio.gather(*(
+            loop.run_in_executor(self.pool, start_table, self.table_base(t), setup["table"], setup["cookies"][0],
+                                 setup.get("address"))
+            for t, setup in enumerate(self.setups)
+        ))
+        for setup, error in zip(self.setups, errors, strict=True):
+            if error:
+                stats.start_errors.append(f"table {setup['table']}: {error}")
+            else:
+                stats.games_started += 1
+        stats.start_s = time.perf_counter() - t0
+
+    def window_opened(self) -> None:
+        """The play window has just opened (``drive``): the clients here read it themselves."""
+
     async def open(self) -> None:
         """Connect every client, start every game, and wait (30 s at most) until every
         game runs; the window is still closed."""
-        stats, ports, loop = self.stats, self.ports, asyncio.get_running_loop()
+        stats, ports = self.stats, self.ports
         gate = asyncio.Semaphore(CONNECTING)
         starts = []
         t0 = time.perf_counter()
@@ -1000,7 +1054,8 @@ class Room:
                 stats.bots.append(bot)
                 self.tasks.append(asyncio.create_task(player(
                     urls[seat - 1], setup["ws_cookies"][seat - 1], origins[seat - 1], bot, self.rate, self.window,
-                    stats, random.Random(self.rng.random()), started, gate, address, track)))
+                    stats, random.Random(self.rng.random()), started, gate, address, track,
+                    self.every_running if self.press_from == "window" else None)))
             self.tasks.append(asyncio.create_task(spectator(
                 urls[4], setup["ws_cookies"][4], origins[4], self.window, stats, gate,
                 self.on_results(t, setup) if self.cycle else None, address, track)))
@@ -1013,19 +1068,7 @@ class Room:
             if task.done() and task.exception() is not None:
                 raise task.exception()
         stats.connect_s = time.perf_counter() - t0
-
-        t0 = time.perf_counter()
-        errors = await asyncio.gather(*(
-            loop.run_in_executor(self.pool, start_table, self.table_base(t), setup["table"], setup["cookies"][0],
-                                 setup.get("address"))
-            for t, setup in enumerate(self.setups)
-        ))
-        for setup, error in zip(self.setups, errors, strict=True):
-            if error:
-                stats.start_errors.append(f"table {setup['table']}: {error}")
-            else:
-                stats.games_started += 1
-        stats.start_s = time.perf_counter() - t0
+        await self.start_games()
 
         # The play window may open once every game runs (or 30 s after the last start).
         try:
@@ -1035,6 +1078,7 @@ class Room:
         stats.tables_running_at_window = sum(s.is_set() for s in starts)
         for started in starts:
             started.set()  # a table that never started: its players stop with the others
+        self.every_running.set()
 
     async def close(self) -> None:
         """Once the window has closed: every client ended, pending restarts cancelled."""
@@ -1048,13 +1092,190 @@ class Room:
             self.stats.opponent_timeouts.extend(track.missing_at_opponents())
 
 
+# --- the Node client (--client node) ---------------------------------------------------
+
+NODE_CLIENT = ROOT / "bench" / "node" / "lean_client.mjs"
+NODE_LAG_STRETCH_S = 5.0  # the stretches of its loop lag p99 (LAG_STRETCH_S there)
+
+
+def node_client_missing() -> str | None:
+    """Why ``--client node`` cannot run here, or None."""
+    if shutil.which("node") is None:
+        return "Node.js is not installed (apt-get install -y nodejs)"
+    if not (NODE_CLIENT.parent / "node_modules" / "ws").is_dir():
+        return "bench/node/node_modules/ws is missing (make install-dev, or npm ci --prefix bench/node)"
+    return None
+
+
+def mt_key(x: float) -> list[int]:
+    """The key with which ``random.Random(x)`` seeds CPython's Mersenne Twister (the
+    float's hash as an unsigned 64-bit number, in 32-bit words from the lowest): the
+    Node client seeds its own with it and draws what this process would have drawn."""
+    n = hash(x) % (1 << 64)
+    words = []
+    while True:
+        words.append(n & 0xFFFFFFFF)
+        n >>= 32
+        if not n:
+            return words
+
+
+class Tally:
+    """A player of the Node client, as its result tells it: what ``main`` reads of a bot."""
+
+    harmless = 0
+
+    def __init__(self, lines: int, lines_banked: int) -> None:
+        self.lines = lines
+        self.lines_banked = lines_banked
+
+
+class NodeRoom(Room):
+    """``--client node``: bench/node/lean_client.mjs plays every socket, the lean client's
+    players and spectators (``Script``, ``player``, ``spectator``) in Node, on the client
+    CPUs, while this process presses the tables' start buttons and restarts their games
+    (``--cycle``) over HTTP as ``Room`` does. The program reads its plan from a file
+    (each socket's URL, cookie, Origin, the table's address, the seat and the seeds
+    ``Room`` would have drawn) and speaks by lines (see its header); at the end its
+    one-line JSON result fills the same ``Stats``, its times moved onto this process's
+    clock by the play window's start."""
+
+    in_process = False
+
+    def __init__(self, setups: list[dict], ports: list[int], *, rate: float, seed: int, cycle: bool,
+                 shards: int | None, seconds: float, cpus: frozenset[int], folder: str,
+                 press_from: str = "table") -> None:
+        super().__init__(setups, ports, rate=rate, seed=seed, level="medium", cycle=cycle, shards=shards,
+                         client="node", press_from=press_from)
+        self.seconds, self.cpus, self.folder = seconds, cpus, folder
+        self.proc: asyncio.subprocess.Process | None = None
+        self.events: dict[str, asyncio.Future] = {}
+        self.reader: asyncio.Task | None = None
+        self.log_path = os.path.join(folder, "node-client.log")
+        self.parent_cpu0 = 0.0
+
+    def plan(self) -> dict:
+        tables = []
+        for t, setup in enumerate(self.setups):
+            sockets = []
+            for i in range(5):  # 4 players and the spectator, as Room.open opens them
+                server = self.server_of(t, i)
+                spec = {"url": f"ws://127.0.0.1:{self.ports[server]}/ws/table/{setup['table']}/",
+                        "cookie": setup["ws_cookies"][i], "origin": self.bases[server], "seat": i + 1 if i < 4 else 0}
+                if i < 4:  # Room.open's draws, in its order: the script's, then the schedule's
+                    spec["script_seed"] = mt_key(self.rng.random())
+                    spec["schedule_seed"] = mt_key(self.rng.random())
+                sockets.append(spec)
+            tables.append({"table": setup["table"], "address": setup.get("address"), "sockets": sockets})
+        return {"rate": self.rate, "seconds": self.seconds, "ack_timeout": ACK_TIMEOUT,
+                "decide_seconds": DECIDE_SECONDS, "enter_chance": ENTER_CHANCE, "connecting": CONNECTING,
+                "connect_tries": CONNECT_TRIES, "open_timeout": 20, "start_timeout": 30,
+                "press_from": self.press_from, "tables": tables}
+
+    async def open(self) -> None:
+        plan = os.path.join(self.folder, "node-plan.json")
+        with open(plan, "w") as f:
+            json.dump(self.plan(), f)
+        loop = asyncio.get_running_loop()
+        self.events = {name: loop.create_future() for name in ("connected", "running", "result")}
+        with open(self.log_path, "w") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                shutil.which("node"), str(NODE_CLIENT), plan, cwd=ROOT, stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=log, limit=1 << 30,
+                preexec_fn=machine.pin_at_exec(self.cpus, then=die_with_parent))
+        self.reader = asyncio.create_task(self.read_events())
+        connected = await self.events["connected"]
+        stats = self.stats
+        stats.connected, stats.connect_retries = connected["connected"], connected["retries"]
+        stats.connect_s = connected["connect_s"]
+        await self.start_games()
+        self.say("started")
+        stats.tables_running_at_window = (await self.events["running"])["tables_running"]
+
+    def say(self, word: str) -> None:
+        self.proc.stdin.write(f"{word}\n".encode())
+
+    def window_opened(self) -> None:
+        self.say("open")
+        self.parent_cpu0 = cpu_of(os.getpid())
+
+    async def read_events(self) -> None:
+        failure = ""
+        try:
+            while line := await self.proc.stdout.readline():
+                event = json.loads(line)
+                kind = event.pop("event")
+                if kind == "results" and self.cycle:
+                    self.on_results(event["table"], self.setups[event["table"]])()
+                elif kind == "failed":
+                    failure = event["error"]
+                elif kind in self.events and not self.events[kind].done():
+                    self.events[kind].set_result(event)
+        except asyncio.CancelledError:
+            self.proc.terminate()  # the bench ends on an error: its client goes with it, not waited for
+            raise
+        finally:
+            code = await self.proc.wait()
+            for future in self.events.values():
+                if not future.done():
+                    with open(self.log_path, errors="replace") as f:
+                        log = f.read()[-3000:]
+                    future.set_exception(RuntimeError(
+                        f"the Node client ended (exit {code}) before its result: {failure}\n{log}"))
+                    future.exception()  # raised to whoever awaits it, and no warning if none does
+
+    async def close(self) -> None:
+        result = await self.events["result"]
+        self.stats.parent_cpu_s = cpu_of(os.getpid()) - self.parent_cpu0
+        await self.reader
+        for task in list(self.restarts):  # a restart pressed just before the end
+            task.cancel()
+        await asyncio.gather(*self.restarts, return_exceptions=True)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.take(result)
+
+    def take(self, result: dict) -> None:
+        """The Node client's result into ``Stats``, as ``Room`` would have counted it."""
+        stats = self.stats
+        start = result["window_start"]
+
+        def here(times: list[float]) -> list[float]:  # the Node client's clock onto this one's
+            return [stats.window_start + (at - start) for at in times]
+
+        def number(value: float | None) -> float:
+            return math.nan if value is None else value
+
+        for name in ("latencies", "spectator_latencies", "opponent_latencies"):
+            samples = getattr(stats, name)
+            samples.ms, samples.sent = result[name]["ms"], here(result[name]["sent"])
+        stats.timeouts = here(result["timeouts"])
+        stats.opponent_timeouts = here(result["opponent_timeouts"])
+        stats.spectator_timeouts = here(result["spectator_timeouts"])
+        stats.dropped, stats.dropped_at = result["dropped"], here(result["dropped_at"])
+        for name in ("timeouts_at_stop", "without_effect", "skipped", "update_bytes", "window_frames",
+                     "window_bytes", "window_broadcasts", "sent", "games_finished", "games_aborted", "greeted",
+                     "client_cpu_s"):
+            setattr(stats, name, result[name])
+        stats.errors = collections.Counter(result["errors"])
+        stats.bots = [Tally(lines, banked) for lines, banked in result["lines"]]
+        stats.loop_lag_reported = {0.5: number(result["loop_lag_p50_ms"]), 0.99: number(result["loop_lag_p99_ms"])}
+        stats.loop_lag_p99_reported_by_5s = [number(lag) for lag in result["loop_lag_p99_ms_by_5s"]]
+
+
 async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: list[int],
                 shards: int | None = None, proxy_pids: list[int] | None = None,
-                sampler: machine.Machine | None = None, client: str = "ai") -> Stats:
-    """Connect every client (to its table's host, or alternating: Room), start
-    every game, play for S seconds once every game runs, and measure the servers (and,
+                sampler: machine.Machine | None = None, client: str = "ai", client_cpus: frozenset[int] = frozenset(),
+                folder: str = "", press_from: str = "table") -> Stats:
+    """Connect every client (to its table's host, or alternating: Room; with ``client``
+    ``node``, the Node client on ``client_cpus``, its plan and log in ``folder``: NodeRoom),
+    start every game, play for S seconds once every game runs, and measure the servers (and,
     with ``sampler``, every process on the machine) over that play window."""
-    room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards, client=client)
+    if client == "node":
+        room = NodeRoom(setups, ports, rate=rate, seed=seed, cycle=cycle, shards=shards, seconds=seconds,
+                        cpus=client_cpus, folder=folder, press_from=press_from)
+    else:
+        room = Room(setups, ports, rate=rate, seed=seed, level=level, cycle=cycle, shards=shards, client=client,
+                    press_from=press_from)
     stats, window = room.stats, room.window
     await room.open()
     # The client's own garbage collector must not stop every socket's reading at once:
@@ -1069,8 +1290,10 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     journal0 = await asyncio.to_thread(journal_cpu_s, ports)
     proxy0 = cpu_seconds(proxy_pids or [])
     window.open(seconds)
+    room.window_opened()
     t0 = window.start
-    lag = asyncio.create_task(loop_lag(window, stats))
+    # the Node client measures its own loop
+    lag = asyncio.create_task(loop_lag(window, stats)) if room.in_process else None
     while time.perf_counter() < window.until:  # resident memory every 10 s of play
         stats.rss_samples.append((time.perf_counter() - t0, rss_mb(pids)))
         await asyncio.sleep(min(RSS_EVERY, max(0.0, window.until - time.perf_counter())))
@@ -1084,7 +1307,8 @@ async def drive(setups, ports, seconds, rate, seed, level, cycle: bool, pids: li
     stats.client_cpu_s = cpu_of(os.getpid()) - client0
     stats.rss_end_mb = rss_mb(pids)
     stats.machine = sampler.between(machine_start, sampler.stop())
-    await lag
+    if lag is not None:
+        await lag
     await room.close()
     return stats
 
@@ -1181,9 +1405,14 @@ def main() -> None:
                         help="whether the server writes its games' inputs down as they come (GAME_JOURNAL)")
     parser.add_argument("--tick-ms", type=int, default=None,
                         help="the servers' LIVE_TICK_MS (default: the site's, 33; 0 sends every change at once)")
-    parser.add_argument("--client", choices=("ai", "scripted"), default="ai",
+    parser.add_argument("--client", choices=("ai", "scripted", "node"), default="ai",
                         help="ai: bots that mirror their boards and plan with the AI; scripted: the same "
-                             "schedule and frames, reading only the acknowledgements (many tables)")
+                             "schedule and frames, reading only the acknowledgements (many tables); node: "
+                             "the scripted client in Node (bench/node/lean_client.mjs), for hundreds of tables")
+    parser.add_argument("--press-from", choices=("table", "window"), default="table",
+                        help="table: a table's players press keys once its game runs; window: once every "
+                             "table runs (the window opens), so that slow starts on a loaded server neither "
+                             "slow further nor age the first games (hundreds of tables)")
     machine.add_arguments(parser)
     args = parser.parse_args()
     cpus = machine.split_from(parser, args)
@@ -1202,6 +1431,8 @@ def main() -> None:
             proxy.site_config.socket_map(shards, 2)
         except ValueError as err:
             parser.error(f"--proxy nginx: {err}")
+    if args.client == "node" and (missing := node_client_missing()):
+        parser.error(f"--client node: {missing}")
     OPTIONS["minutes"] = args.minutes
 
     stop_on_sigterm()
@@ -1262,7 +1493,8 @@ def main() -> None:
                 rss_base = rss_mb(servers.pids)
                 stats = asyncio.run(drive(
                     setups, client_ports, args.seconds, args.rate, args.seed, args.bot_level, args.cycle,
-                    servers.pids, routed, nginx.pids if nginx else None, sampler, args.client,
+                    servers.pids, routed, nginx.pids if nginx else None, sampler, args.client, cpus.client,
+                    servers.tmp, args.press_from,
                 ))
                 servers.check()
                 if nginx:
@@ -1297,6 +1529,7 @@ def main() -> None:
     figure("languages", ",".join(languages))
     figure("live_tick_ms", args.tick_ms if args.tick_ms is not None else "33 (the site's default)")
     figure("seconds", args.seconds)
+    figure("press_from", args.press_from)
     figure("minutes_per_game", args.minutes)
     figure("players", args.tables * 4)
     figure("spectators", args.tables)
@@ -1343,6 +1576,8 @@ def main() -> None:
             per_table_minute = stats.proxy_cpu_s / (args.tables * stats.window_s / 60)
             figure("proxy_cpu_s_per_table_minute", per_table_minute, ".3f")
     figure("client_cpu_s", stats.client_cpu_s, ".2f")
+    if stats.parent_cpu_s is not None:  # --client node: the bench's own Python beside it
+        figure("client_parent_cpu_s", stats.parent_cpu_s, ".2f")
     if args.scale_out:
         figure("services_cpu_s", f"{reading.services_cpu_s:.2f} (Redis, the scratch database's backends)")
     report.machine_figures(reading)
@@ -1354,8 +1589,8 @@ def main() -> None:
     slope = growth_per_minute(stats.rss_samples)
     figure("server_rss_mb_growth_per_minute",
            f"{slope:.2f} (second half of the window)" if slope is not None else "nan (window too short)")
-    figure("client_loop_lag_p50_ms", percentile(stats.loop_lags, 0.50), ".2f")
-    figure("client_loop_lag_p99_ms", percentile(stats.loop_lags, 0.99), ".2f")
+    figure("client_loop_lag_p50_ms", stats.loop_lag(0.50), ".2f")
+    figure("client_loop_lag_p99_ms", stats.loop_lag(0.99), ".2f")
     figure("spectator_timeouts", len(stats.spectator_timeouts))
     figure("p99_ms_by_5s", " ".join(f"{value:.1f}" for value in stats.p99_by(5.0)))
     figure("client_loop_lag_p99_ms_by_5s", " ".join(f"{value:.1f}" for value in stats.loop_lag_p99_by(5.0)))
@@ -1393,7 +1628,7 @@ def main() -> None:
     else:
         figure("server_cpu_s_per_table_minute", "nan")
     figure("server_rss_mb_per_table", (stats.rss_end_mb - rss_base) / args.tables, ".2f")
-    figure("client_limited", client_limited(percentile(stats.loop_lags, 0.99),
+    figure("client_limited", client_limited(stats.loop_lag(0.99),
                                             percentile(stats.latencies.ms, 0.99), stats.client_cpu_s, stats.window_s))
     # last: whether the figures above hold (the floor beside them is part of them)
     floor_disturbed = floor.get("disturbed") == "yes"

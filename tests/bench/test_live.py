@@ -9,7 +9,20 @@ import random
 import pytest
 
 from bench.live import ENTER_CHANCE, Script, client_limited
-from tests.bench.runs import run_bench
+from tests.bench.runs import ROOT, run_bench
+from tests.needs import need
+
+
+def need_node_client() -> str:
+    """Node and bench/node's npm package (``--client node``); skips without them, except
+    under CI=true."""
+    import shutil
+
+    from bench.live import node_client_missing
+
+    missing = node_client_missing()
+    need(missing is None, f"--client node cannot run: {missing}")
+    return shutil.which("node")
 
 
 def test_the_script_sends_nothing_until_its_game_runs_and_then_places_piece_after_piece():
@@ -49,6 +62,77 @@ def test_a_short_run_of_the_scripted_client():
     assert lines["tables_running_at_window_start"] == "2", run.stdout
     assert out[-2].startswith(("client_limited: yes", "client_limited: no")), run.stdout
     assert out[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
+
+
+def test_a_short_run_of_the_node_client():
+    need_node_client()
+    run = run_bench("live.py", "--tables", "2", "--seconds", "3", "--client", "node", "--no-floor")
+    out, lines = run.lines, run.figures
+    assert lines["client"] == "node", run.stdout
+    assert int(lines["intents_sent"]) > 0 and int(lines["intents_acknowledged"]) > 0, run.stdout
+    for name in ("p50_ms", "p99_ms", "opponent_p99_ms", "spectator_p99_ms", "client_loop_lag_p99_ms",
+                 "frames_per_socket_s", "bytes_per_table_minute", "server_cpu_s_per_table_minute"):
+        assert float(lines[name]) >= 0, run.stdout
+    assert float(lines["client_cpu_s"]) > 0 and int(lines["updates_seen_by_spectators"]) > 0, run.stdout
+    assert lines["timeouts"] == "0" and lines["spectator_timeouts"] == "0", run.stdout
+    assert lines["opponent_timeouts"] == "0" and lines["error_replies"] == "0", run.stdout
+    assert "sockets_dropped" not in lines, run.stdout
+    assert lines["sockets_connected"].startswith("10 "), run.stdout
+    assert lines["tables_running_at_window_start"] == "2" and lines["games_started"] == "2", run.stdout
+    assert out[-2].startswith(("client_limited: yes", "client_limited: no")), run.stdout
+    assert out[-1] in ("disturbed: yes", "disturbed: no"), run.stdout
+
+
+def test_the_node_client_draws_and_presses_what_the_scripted_client_does():
+    """bench/node/lean_client.mjs seeds a Mersenne Twister as ``random.Random(x)`` does
+    (``mt_key``): the same seed gives the same keys, Enter included, the same frames and
+    the same gaps between them."""
+    import json
+    import subprocess
+
+    from bench.live import key_frames, mt_key
+
+    node = need_node_client()
+    running = '<!--v1--><div id="game" data-remaining-ms="900000"></div>'
+    armed = '<!--v2--><div id="bombs-3" class="store" aria-label="Bombs"><span class="bomb"></span></div>'
+    empty = '<!--v3--><div id="bombs-3" class="store" aria-label="Bombs"></div>'
+    steps = [("read", running), ("keys", 120), ("read", armed), ("keys", 120), ("read", empty), ("keys", 60)]
+    seeds = [random.Random(5).random() for _ in range(2)]
+
+    script, schedule = Script(3, random.Random(seeds[0])), random.Random(seeds[1])
+    keys = []
+    for kind, value in steps:
+        if kind == "read":
+            script.read(value)
+        else:
+            keys.extend(script.key()["intent"] for _ in range(value))
+    python = {"keys": keys, "gaps": [schedule.expovariate(5.0) for _ in range(300)],
+              "frames": [list(key_frames({"intent": key}, seq)) for seq, key in enumerate(keys, 1)]}
+
+    program = """
+    import { PyRandom, Script, keyFrames } from "./bench/node/lean_client.mjs";
+    const [steps, scriptSeed, scheduleSeed, enterChance] = JSON.parse(process.argv[1]);
+    const script = new Script(3, new PyRandom(scriptSeed), enterChance);
+    const schedule = new PyRandom(scheduleSeed);
+    const keys = [];
+    for (const [kind, value] of steps) {
+      if (kind === "read") script.read(value);
+      else for (let i = 0; i < value; i++) keys.push(script.key());
+    }
+    const gaps = Array.from({ length: 300 }, () => schedule.expovariate(5.0));
+    console.log(JSON.stringify({ keys, gaps, frames: keys.map((key, i) => keyFrames(key, i + 1)) }));
+    """
+    run = subprocess.run(
+        [node, "--input-type=module", "-e", program,
+         json.dumps([steps, mt_key(seeds[0]), mt_key(seeds[1]), ENTER_CHANCE])],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    node_drew = json.loads(run.stdout)
+    assert "bomb" in python["keys"] and "rotate" in python["keys"]
+    assert node_drew["keys"] == python["keys"] and node_drew["frames"] == python["frames"]
+    # V8's logarithm and the C library's may differ in the last bit
+    assert node_drew["gaps"] == pytest.approx(python["gaps"], rel=1e-12)
 
 
 def test_the_floor_gets_the_lean_clients_frames():
