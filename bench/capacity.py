@@ -1,10 +1,10 @@
 """Capacity: how many TetriWar tables one core holds, by a sweep of bench/live.py.
 
     python bench/capacity.py [--tables 25,50,100,150,200] [--seconds S] [--modes embedded,scale-out]
-                             [--limit-ms L] [--server-cpus CPUS] [--client-cpus CPUS]
+                             [--limit-ms L] [--client scripted|node] [--server-cpus CPUS] [--client-cpus CPUS]
 
 For each mode and each table count, runs ``bench/live.py --client scripted --no-floor``
-(the lean load generator, pinned as there: the server on ``--server-cpus``, by default
+(the lean load generator; ``--client node``, its Node twin, for hundreds of tables; pinned as there: the server on ``--server-cpus``, by default
 CPU 0 of this 2-core machine, the load on the others) and reads its ``name: value``
 lines. ``scale-out`` is ``--scale-out --proxy nginx``: two Daphne processes behind
 nginx on the same server CPUs, PostgreSQL and Redis as operators run them.
@@ -38,10 +38,11 @@ from bench.report import cpu_split_figures, disturbed_figure, figure, figures_of
 MODES = {"embedded": [], "scale-out": ["--scale-out", "--proxy", "nginx"]}
 
 
-def run_point(mode: str, tables: int, seconds: float, cpus: machine.Split) -> dict[str, str]:
+def run_point(mode: str, tables: int, seconds: float, cpus: machine.Split,
+              client: str = "scripted") -> dict[str, str]:
     command = [
         sys.executable, str(ROOT / "bench" / "live.py"), "--tables", str(tables), "--seconds", str(seconds),
-        "--client", "scripted", "--no-floor", *cpus.args(), *MODES[mode],
+        "--client", client, "--no-floor", *cpus.args(), *MODES[mode],
     ]
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if out.returncode != 0:  # a server too busy to take the sockets, say: the point has no figures
@@ -64,6 +65,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="the play window of each point")
     parser.add_argument("--modes", default="embedded,scale-out", help="embedded, scale-out or both")
     parser.add_argument("--limit-ms", type=float, default=50.0, help="the p99 a table count must stay under")
+    parser.add_argument("--client", choices=("scripted", "node"), default="scripted",
+                        help="bench/live.py's lean client, in Python or in Node")
     machine.add_arguments(parser)
     args = parser.parse_args()
     cpus = machine.split_from(parser, args)
@@ -78,7 +81,7 @@ def main() -> None:
     for mode in modes:
         held[mode] = 0
         for tables in counts:
-            values = run_point(mode, tables, args.seconds, cpus)
+            values = run_point(mode, tables, args.seconds, cpus, args.client)
             p99, spectator = number(values, "p99_ms"), number(values, "spectator_p99_ms")
             timeouts = number(values, "timeouts")
             cpu, window = number(values, "server_cpu_s"), number(values, "window_s")
