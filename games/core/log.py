@@ -26,6 +26,7 @@ from typing import overload
 
 Entry = tuple[float, int, str]
 RECENT = 256  # entries appended and not yet written into the arrays, at most
+_TIMES = frozenset({int, float})  # what a time may be without a closer look (``_admit``)
 
 
 class InputLog(Sequence[Entry]):
@@ -43,10 +44,10 @@ class InputLog(Sequence[Entry]):
 
     def append(self, entry: Entry) -> None:
         t, seat, text = entry
-        if text not in self._code_of or not 0 <= seat <= 255 or (type(t) is not int and type(t) is not float):
+        if text not in self._code_of or not 0 <= seat <= 255 or type(t) not in _TIMES:
             self._admit(t, seat, text)
         recent = self._recent
-        recent.append((t, seat, text))
+        recent.append(entry if type(entry) is tuple else (t, seat, text))
         if len(recent) >= RECENT:
             self._write()
 
@@ -67,10 +68,10 @@ class InputLog(Sequence[Entry]):
         recent = self._recent
         if recent:
             n = len(recent)  # (an entry appended meanwhile, by another thread, stays)
-            written, code_of = recent[:n], self._code_of
-            self._times.extend([t for t, _, _ in written])
-            self._seats.extend([seat for _, seat, _ in written])
-            self._codes.extend([code_of[text] for _, _, text in written])
+            times, seats, texts = zip(*recent[:n], strict=True)
+            self._times.extend(times)
+            self._seats.extend(seats)
+            self._codes.extend(map(self._code_of.__getitem__, texts))
             del recent[:n]
 
     def __len__(self) -> int:

@@ -33,6 +33,23 @@ SHAPES: dict[str, tuple[tuple[RowMasks | None, ...], ...]] = {
     )
     for kind in KINDS
 }
+
+
+def _under(shape: RowMasks | None) -> RowMasks | None:
+    if shape is None:
+        return None
+    rows = dict(shape)
+    under = ((offset + 1, mask & ~rows.get(offset + 1, 0)) for offset, mask in shape)
+    return tuple((offset, mask) for offset, mask in under if mask)
+
+
+# UNDER[kind][rotation][x + X_OFFSET]: the cells just below the piece that are not its
+# own, as row masks (row offset, mask) like SHAPES'. A piece that fits where it is rests
+# on something when one of them is taken: the test of a step down looks at these alone
+# (one row for an O, a flat T, J or L, a standing I, where SHAPES has two to four).
+UNDER: dict[str, tuple[tuple[RowMasks | None, ...], ...]] = {
+    kind: tuple(tuple(_under(shape) for shape in SHAPES[kind][rotation]) for rotation in range(4)) for kind in KINDS
+}
 # KICKS[kind][rotation]: (row, col) offsets to try when turning clockwise from rotation.
 KICKS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
     kind: tuple(kicks(kind, rotation, rotation + 1) for rotation in range(4)) for kind in KINDS

@@ -41,7 +41,7 @@ from games.tetriwar.events import (
 )
 from games.tetriwar.field import Field, fits
 from games.tetriwar.handling import DEFAULT_HANDLING, Handling
-from games.tetriwar.pieces import CELLS, RUNS, SHAPES, TURNS, X_OFFSET, Bag
+from games.tetriwar.pieces import CELLS, RUNS, SHAPES, TURNS, UNDER, X_OFFSET, Bag
 
 INF = math.inf
 GRAVITY = C.GRAVITY_MS
@@ -186,12 +186,21 @@ class Player:
     def fits(self, shape, y: int) -> bool:
         return fits(self.field.masks, shape, y)
 
+    def resting(self) -> bool:
+        """Whether the piece cannot go one row lower (it is where it fits: only the cells
+        under it that are not its own can stop it, ``pieces.UNDER``)."""
+        masks, y = self.field.masks, self.y
+        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:
+            if masks[y + offset] & mask:
+                return True
+        return False
+
     def ghost_y(self) -> int:
-        shape, y = self.shape, self.y
+        under, y = UNDER[self.kind][self.rotation][self.x + X_OFFSET], self.y
         masks = self.field.masks
         while True:
-            for offset, mask in shape:
-                if masks[y + 1 + offset] & mask:
+            for offset, mask in under:
+                if masks[y + offset] & mask:
                     return y
             y += 1
 
@@ -206,10 +215,9 @@ class Player:
         for ever. A new lowest row starts the count again (``_lower``)."""
         if moved and self.touched:
             self.resets += 1
-        masks = self.field.masks
-        below = self.y + 1
-        for offset, mask in self.shape:
-            if masks[below + offset] & mask:
+        masks, y = self.field.masks, self.y
+        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:  # ``resting``
+            if masks[y + offset] & mask:
                 break
         else:  # it fits one row lower: in the air
             self.lock_at = INF
@@ -236,7 +244,7 @@ class Player:
             events.append(ControlChanged(self.seat, False, None))
             self.rearm(t)  # ← and → mean their own again: a blocked repeat may go now
         elif self.lock_at == t:
-            if fits(self.field.masks, self.shape, self.y + 1):
+            if not self.resting():
                 self.lock_at = INF
             else:
                 return self.lock(t, events)
@@ -247,9 +255,8 @@ class Player:
         return []
 
     def fall(self, t: int, events: list) -> None:
-        y = self.y + 1
-        if fits(self.field.masks, self.shape, y):
-            self.y = y
+        if not self.resting():
+            self.y += 1
             self._lower()
             events.append(self.piece_event)
             self.rearm(t)
