@@ -341,7 +341,19 @@ class Game(Replayable):
         (infinity once finished)."""
         if self.finished:
             return INF
-        return min([self.end, *(p.due() for p in self._order)])
+        due = self.end  # a replay asks before every entry: ``Player.due`` written out
+        for p in self._order:
+            if p.left or p.over:
+                continue
+            if p.fall_at < due:
+                due = p.fall_at
+            if p.lock_at < due:
+                due = p.lock_at
+            if p.control_until < due:
+                due = p.control_until
+            if p.repeat_at < due:
+                due = p.repeat_at
+        return due
 
     def next_deadline(self, behind: Mapping[int, int] | None = None) -> int | None:
         """The earliest time something happens without input (None once finished): each
