@@ -8,6 +8,11 @@ own short list of the distinct texts it has seen ("left", "drop:3", "forfeit"...
 
 It reads like a list of tuples: ``len``, iteration, indexing and slicing give
 ``(time, seat, text)`` tuples, and it equals any sequence of the same entries.
+
+An entry is checked as it is appended, and written into the arrays with the next few
+hundred (``RECENT``) or when the log is read: one list append per input rather than
+three array appends, each a call and a conversion (bench/engine.py appends one for
+every key of every player).
 """
 
 from __future__ import annotations
@@ -20,10 +25,12 @@ from collections.abc import Iterator, Sequence
 from typing import overload
 
 Entry = tuple[float, int, str]
+RECENT = 256  # entries appended and not yet written into the arrays, at most
+_TIMES = frozenset({int, float})  # what a time may be without a closer look (``_admit``)
 
 
 class InputLog(Sequence[Entry]):
-    __slots__ = ("_times", "_seats", "_codes", "_texts", "_code_of")
+    __slots__ = ("_times", "_seats", "_codes", "_texts", "_code_of", "_recent")
 
     def __init__(self, entries: Sequence[Sequence] = ()) -> None:
         self._times = array("d")
@@ -31,27 +38,47 @@ class InputLog(Sequence[Entry]):
         self._codes = array("H")
         self._texts: list[str] = []
         self._code_of: dict[str, int] = {}
+        self._recent: list[tuple[float, int, str]] = []  # appended, not yet in the arrays
         for t, seat, text in entries:
             self.append((t, seat, text))
 
     def append(self, entry: Entry) -> None:
         t, seat, text = entry
+        if text not in self._code_of or not 0 <= seat <= 255 or type(t) not in _TIMES:
+            self._admit(t, seat, text)
+        recent = self._recent
+        recent.append(entry if type(entry) is tuple else (t, seat, text))
+        if len(recent) >= RECENT:
+            self._write()
+
+    def _admit(self, t: object, seat: int, text: str) -> None:
+        """Refuse an entry the arrays cannot hold (nothing is written), or give a text
+        its code."""
+        float(t)  # a time is a number (TypeError, as the array would raise)
         if not 0 <= seat <= 255:
             raise ValueError(f"a seat is a number from 0 to 255, not {seat!r}")
-        code = self._code_of.get(text)
-        if code is None:
+        if text not in self._code_of:
             if len(self._texts) == 65_536:
                 raise OverflowError("a log holds at most 65,536 different intents")
-            code = self._code_of[text] = len(self._texts)
+            self._code_of[text] = len(self._texts)
             self._texts.append(text)
-        self._times.append(t)
-        self._seats.append(seat)
-        self._codes.append(code)
+
+    def _write(self) -> None:
+        """The recent entries into the arrays (before any read)."""
+        recent = self._recent
+        if recent:
+            n = len(recent)  # (an entry appended meanwhile, by another thread, stays)
+            times, seats, texts = zip(*recent[:n], strict=True)
+            self._times.extend(times)
+            self._seats.extend(seats)
+            self._codes.extend(map(self._code_of.__getitem__, texts))
+            del recent[:n]
 
     def __len__(self) -> int:
-        return len(self._times)
+        return len(self._times) + len(self._recent)
 
     def __iter__(self) -> Iterator[Entry]:
+        self._write()
         texts = self._texts
         for t, seat, code in zip(self._times, self._seats, self._codes, strict=True):
             yield t, seat, texts[code]
@@ -63,6 +90,7 @@ class InputLog(Sequence[Entry]):
     def __getitem__(self, index: slice) -> list[Entry]: ...
 
     def __getitem__(self, index):
+        self._write()
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         return self._times[index], self._seats[index], self._texts[self._codes[index]]
@@ -82,12 +110,14 @@ class InputLog(Sequence[Entry]):
         """The log as a finished game's record keeps it, with the game's start and end:
         every time the exact double the engine saw (a replay must see the very same
         floats), compressed. ``InputLog.unpack`` reads it back."""
+        self._write()
         return self._pack(self._times, self._seats, self._codes, start, end)
 
     def pack_part(self, first: int, last: int, start: float, end: float) -> bytes:
         """``InputLog(self[first:last]).pack(start, end)``, read back as the same entries,
-        without making them: the arrays' slices, with this log's whole short list of
+        texts, without making them: the arrays' slices, with this log's whole short list of
         texts. What a running game's journal writes four times a second."""
+        self._write()
         return self._pack(self._times[first:last], self._seats[first:last], self._codes[first:last], start, end)
 
     def _pack(self, times: array, seats: bytearray, codes: array, start: float, end: float) -> bytes:

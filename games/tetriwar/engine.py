@@ -113,24 +113,29 @@ def ms(t: object, what: str = "a time") -> int:
     raise TypeError(f"{what} is whole milliseconds (an int), not {t!r}")
 
 
+def _by_seat(board: tuple[Player, int]) -> int:
+    return board[0].seat
+
+
 def logged_ms(t: object) -> int:
     """A time read back from a packed log (a double holding a whole number of ms)."""
     if isinstance(t, float) and t.is_integer():
         return int(t)
     return ms(t, "a logged time")
-# What each intent does to the player's board (the bombs are the game's: ``_bomb``).
+# What each intent does to the player's board (the bombs are the game's: ``_bomb``),
+# called as ``MOVES[name](player, t, events)``.
 MOVES = {
-    "left": lambda player, now, events: player.step_key(-1, now, events),
-    "right": lambda player, now, events: player.step_key(1, now, events),
-    "rotate": lambda player, now, events: player.rotate(now, events),
-    "hold_left": lambda player, now, events: player.hold(-1, now, events),
-    "hold_right": lambda player, now, events: player.hold(1, now, events),
-    "release_left": lambda player, now, events: player.release(-1, now),
-    "release_right": lambda player, now, events: player.release(1, now),
-    "soft_drop_on": lambda player, now, events: player.set_soft_drop(True, now),
-    "soft_drop_off": lambda player, now, events: player.set_soft_drop(False, now),
-    "hold_down": lambda player, now, events: player.set_soft_drop(True, now),
-    "release_down": lambda player, now, events: player.set_soft_drop(False, now),
+    "left": Player.key_left,
+    "right": Player.key_right,
+    "rotate": Player.rotate,
+    "hold_left": Player.hold_left,
+    "hold_right": Player.hold_right,
+    "release_left": Player.release_left,
+    "release_right": Player.release_right,
+    "soft_drop_on": Player.soft_drop_on,
+    "soft_drop_off": Player.soft_drop_off,
+    "hold_down": Player.soft_drop_on,
+    "release_down": Player.soft_drop_off,
 }
 
 
@@ -196,6 +201,9 @@ class Game(Replayable):
             player.now = now
             player.scores = [(now - 10**9, 0)]
         self._order = list(self.players.values())
+        # No board still playing is behind this time (boards' times never go back): an
+        # input later than it by less than MAX_LAG_MS finds no board to bring on (apply)
+        self._settled = now
         for player in self._order:
             player.spawn(now, [])
         for seat in self.seats:
@@ -209,16 +217,54 @@ class Game(Replayable):
         it, the intent acts then and ``(t, seat, text)`` is logged. Returns what changed
         (clock events first). Once the game is over the intent is ignored: the clocks run
         to the end and their events come back, nothing else happens."""
-        t = ms(t)
-        if not isinstance(intent, Intent):
+        # The hot path of every game and replay (bench/engine.py): the checks and the
+        # clocks of ``_reach`` are written out here, each a Python call fewer per input.
+        if type(t) is not int:
+            t = ms(t)
+        if type(intent) is not Intent and not isinstance(intent, Intent):
             raise IllegalIntent("UNKNOWN_INTENT", f"Not an intent: {intent!r}.")
         if self.finished or t >= self.end:
             return self.advance(t)
         player = self.players.get(seat)
         if player is None or player.left:
             self._playing(seat, t)  # raises the reason
-        t = max(t, player.now, self.now - MAX_LAG_MS)
-        events = self._reach(player, t)
+        now = self.now
+        if t < player.now:
+            t = player.now
+        if t < now - MAX_LAG_MS:
+            t = now - MAX_LAG_MS
+        events, self._pending = self._pending, []
+        targets = None
+        if t > now:  # the game's time moves on: no other board may lag past the allowance
+            self.now = t
+            floor = t - MAX_LAG_MS
+            if self._settled < floor:  # a board may lag that far: look at each
+                settled = t
+                for other in self._order:
+                    if other is player or other.left:
+                        continue
+                    if other.now < floor:
+                        if targets is None:
+                            targets = {player: t}
+                        targets[other] = floor
+                        settled = floor
+                    elif other.now < settled:
+                        settled = other.now
+                self._settled = settled
+        if targets is not None:
+            self._run(targets, events)
+        else:  # ``_run_board`` when a clock is due: most inputs find none
+            due = player.fall_at
+            if player.lock_at < due:
+                due = player.lock_at
+            if player.control_until < due:
+                due = player.control_until
+            if player.repeat_at < due:
+                due = player.repeat_at
+            if due <= t:
+                self._run_board(player, t, events)
+            else:
+                player.now = t
         name = intent.name
         move = MOVES.get(name)
         if move is not None:
@@ -233,8 +279,16 @@ class Game(Replayable):
                 self._pending = events  # the clocks did run: report their events next time
                 raise
         self.log.append((t, seat, intent.text))
-        if player.due() <= t:  # a clock the intent brought to now (a repeat, a lock)
-            self._run({player: t}, events)
+        # a clock the intent brought to now (a repeat, a lock)
+        due = player.fall_at
+        if player.lock_at < due:
+            due = player.lock_at
+        if player.control_until < due:
+            due = player.control_until
+        if player.repeat_at < due:
+            due = player.repeat_at
+        if due <= t:
+            self._run_board(player, t, events)
         return events
 
     def advance(self, now: int, behind: Mapping[int, int] | None = None) -> list[Event]:
@@ -287,7 +341,19 @@ class Game(Replayable):
         (infinity once finished)."""
         if self.finished:
             return INF
-        return min([self.end, *(p.due() for p in self._order)])
+        due = self.end  # a replay asks before every entry: ``Player.due`` written out
+        for p in self._order:
+            if p.left or p.over:
+                continue
+            if p.fall_at < due:
+                due = p.fall_at
+            if p.lock_at < due:
+                due = p.lock_at
+            if p.control_until < due:
+                due = p.control_until
+            if p.repeat_at < due:
+                due = p.repeat_at
+        return due
 
     def next_deadline(self, behind: Mapping[int, int] | None = None) -> int | None:
         """The earliest time something happens without input (None once finished): each
@@ -519,30 +585,81 @@ class Game(Replayable):
         tie), as the bombs they drop must reach their targets in time; ``times`` (if
         given) gets the time of the step that made each event."""
         end = self.end
-        boards = [(p, min(max(t, p.now), end)) for p, t in targets.items() if not p.left and not p.over]
-        boards.sort(key=lambda board: board[0].seat)
-        while True:
-            first, due = None, INF
+        boards = []  # the boards with a clock due by their target: the others only wait
+        waiting = []
+        for p, t in targets.items():
+            if p.left or p.over:
+                continue
+            if t < p.now:
+                t = p.now
+            if t > end:
+                t = end
+            due = p.fall_at
+            if p.lock_at < due:
+                due = p.lock_at
+            if p.control_until < due:
+                due = p.control_until
+            if p.repeat_at < due:
+                due = p.repeat_at
+            if due <= t and due < end:
+                boards.append((p, t))
+            else:
+                waiting.append((p, t))
+        # A step changes no other board's clocks (a bomb waits in its target's queue),
+        # so a board with nothing due at the start has nothing due until its target.
+        if len(boards) == 1:
+            self._run_board(*boards[0], events, times)
+        elif boards:
+            boards.sort(key=_by_seat)
+            while True:
+                first, due = None, INF
+                for player, target in boards:
+                    player_due = player.fall_at
+                    if player.lock_at < player_due:
+                        player_due = player.lock_at
+                    if player.control_until < player_due:
+                        player_due = player.control_until
+                    if player.repeat_at < player_due:
+                        player_due = player.repeat_at
+                    if player_due < due and player_due <= target and player_due < end:
+                        first, due = player, player_due
+                if first is None:
+                    break
+                first.now = due
+                dropped = first.step(due, events)
+                for bomb in dropped:
+                    self._drop_auto(first, bomb, due, events)
+                if times is not None:
+                    times.extend([due] * (len(events) - len(times)))
             for player, target in boards:
-                player_due = player.fall_at
-                if player.lock_at < player_due:
-                    player_due = player.lock_at
-                if player.control_until < player_due:
-                    player_due = player.control_until
-                if player.repeat_at < player_due:
-                    player_due = player.repeat_at
-                if player_due < due and player_due <= target and player_due < end:
-                    first, due = player, player_due
-            if first is None:
+                player.now = target
+        for player, target in waiting:
+            player.now = target
+
+    def _run_board(self, player: Player, target: int, events: list[Event], times: list[int] | None = None) -> None:
+        """``_run`` for one board still playing, its ``target`` no earlier than its time."""
+        end = self.end
+        if target > end:
+            target = end
+        step = player.step
+        while True:
+            due = player.fall_at
+            if player.lock_at < due:
+                due = player.lock_at
+            if player.control_until < due:
+                due = player.control_until
+            if player.repeat_at < due:
+                due = player.repeat_at
+            if due > target or due >= end:
                 break
-            first.now = due
-            dropped = first.step(due, events)
-            for bomb in dropped:
-                self._drop_auto(first, bomb, due, events)
+            player.now = due
+            dropped = step(due, events)
+            if dropped:
+                for bomb in dropped:
+                    self._drop_auto(player, bomb, due, events)
             if times is not None:
                 times.extend([due] * (len(events) - len(times)))
-        for player, target in boards:
-            player.now = target
+        player.now = target
 
     def _finish(self, events: list[Event], termination: Termination) -> None:
         """The end: every board still playing stops (its piece goes), then the game."""

@@ -38,10 +38,19 @@ class PieceChanged(Event):
     kind: ClassVar[str] = "piece"
 
 
+# The events every piece placed makes (a lock) have their own ``__init__``: dataclass's
+# sets each field of a frozen class through ``object.__setattr__``, by name, twice as slow
+# as setting the slot itself (``_set``, below). bench/engine.py: a few % of a replay.
+
+
 @dataclass(frozen=True, slots=True)
 class FieldChanged(Event):
     rows: tuple[int, ...]
     kind: ClassVar[str] = "field"
+
+    def __init__(self, seat: int, rows: tuple[int, ...]) -> None:
+        _set_seat(self, seat)
+        _set_rows(self, rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +61,36 @@ class ScoreChanged(Event):
     eliminations: int
     kind: ClassVar[str] = "score"
 
+    def __init__(self, seat: int, score: int, level: int, lines: int, eliminations: int) -> None:
+        _set_seat(self, seat)
+        _set_score(self, score)
+        _set_level(self, level)
+        _set_lines(self, lines)
+        _set_eliminations(self, eliminations)
+
 
 @dataclass(frozen=True, slots=True)
 class NextChanged(Event):
     next: tuple[str, ...]
     kind: ClassVar[str] = "next"
+
+    def __init__(self, seat: int, next: tuple[str, ...]) -> None:
+        _set_seat(self, seat)
+        _set_next(self, next)
+
+
+def _set(cls: type, name: str):
+    """The setter of a slot of a frozen event class."""
+    return next(c.__dict__[name] for c in cls.__mro__ if name in c.__dict__).__set__
+
+
+_set_seat = _set(Event, "seat")
+_set_rows = _set(FieldChanged, "rows")
+_set_score = _set(ScoreChanged, "score")
+_set_level = _set(ScoreChanged, "level")
+_set_lines = _set(ScoreChanged, "lines")
+_set_eliminations = _set(ScoreChanged, "eliminations")
+_set_next = _set(NextChanged, "next")
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,9 +33,44 @@ SHAPES: dict[str, tuple[tuple[RowMasks | None, ...], ...]] = {
     )
     for kind in KINDS
 }
+
+
+def _under(shape: RowMasks | None) -> RowMasks | None:
+    if shape is None:
+        return None
+    rows = dict(shape)
+    under = ((offset + 1, mask & ~rows.get(offset + 1, 0)) for offset, mask in shape)
+    return tuple((offset, mask) for offset, mask in under if mask)
+
+
+# UNDER[kind][rotation][x + X_OFFSET]: the cells just below the piece that are not its
+# own, as row masks (row offset, mask) like SHAPES'. A piece that fits where it is rests
+# on something when one of them is taken: the test of a step down looks at these alone
+# (one row for an O, a flat T, J or L, a standing I, where SHAPES has two to four).
+UNDER: dict[str, tuple[tuple[RowMasks | None, ...], ...]] = {
+    kind: tuple(tuple(_under(shape) for shape in SHAPES[kind][rotation]) for rotation in range(4)) for kind in KINDS
+}
 # KICKS[kind][rotation]: (row, col) offsets to try when turning clockwise from rotation.
 KICKS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
     kind: tuple(kicks(kind, rotation, rotation + 1) for rotation in range(4)) for kind in KINDS
+}
+
+# TURNS[kind][rotation][x + X_OFFSET]: the clockwise turn's kick tests from box column x,
+# in order, as (row masks, row offset, column offset), those a wall rules out left out.
+TURNS: dict[str, tuple[tuple[tuple[tuple[RowMasks, int, int], ...], ...], ...]] = {
+    kind: tuple(
+        tuple(
+            tuple(
+                (SHAPES[kind][(rotation + 1) % 4][index], rows, cols)
+                for rows, cols in KICKS[kind][rotation]
+                for index in (x + cols + X_OFFSET,)
+                if 0 <= index < WIDTH + X_OFFSET and SHAPES[kind][(rotation + 1) % 4][index] is not None
+            )
+            for x in range(-X_OFFSET, WIDTH)
+        )
+        for rotation in range(4)
+    )
+    for kind in KINDS
 }
 CELLS = STATES  # (row, col) cells inside the box, by kind and rotation
 # ROW_COLUMNS[kind][rotation]: ((row in the box, (columns in the box, ...)), ...), top row first
@@ -50,6 +85,28 @@ ROW_COLUMNS: dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = {
     for kind in KINDS
 }
 BOX = BOX_SIZE
+
+
+def _runs(kind: str, rotation: int, x: int) -> tuple[tuple[int, int, int, int, str], ...] | None:
+    shape = SHAPES[kind][rotation][x + X_OFFSET]
+    if shape is None:
+        return None
+    runs = []
+    for (offset, mask), (row, columns) in zip(shape, ROW_COLUMNS[kind][rotation], strict=True):
+        start, stop = x + min(columns), x + max(columns) + 1
+        # a tetromino's rows follow one another, each one run of cells (Player.lock counts on it)
+        if offset != row or offset != shape[0][0] + len(runs) or len(columns) != stop - start:
+            raise ValueError(f"{kind} in rotation {rotation} has a gap at row {row}")
+        runs.append((offset, mask, start, stop, kind * len(columns)))
+    return tuple(runs)
+
+
+# RUNS[kind][rotation][x + X_OFFSET]: the piece's rows as a lock writes them, top row
+# first: (row offset, row mask, first column, the column after the last, the row's text).
+RUNS = {
+    kind: tuple(tuple(_runs(kind, rotation, x) for x in range(-X_OFFSET, WIDTH)) for rotation in range(4))
+    for kind in KINDS
+}
 
 
 def _bottoms(cells) -> tuple[tuple[int, int], ...]:

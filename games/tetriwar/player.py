@@ -41,7 +41,7 @@ from games.tetriwar.events import (
 )
 from games.tetriwar.field import Field, fits
 from games.tetriwar.handling import DEFAULT_HANDLING, Handling
-from games.tetriwar.pieces import CELLS, KICKS, ROW_COLUMNS, SHAPES, X_OFFSET, Bag
+from games.tetriwar.pieces import CELLS, RUNS, SHAPES, TURNS, UNDER, X_OFFSET, Bag
 
 INF = math.inf
 GRAVITY = C.GRAVITY_MS
@@ -186,12 +186,21 @@ class Player:
     def fits(self, shape, y: int) -> bool:
         return fits(self.field.masks, shape, y)
 
+    def resting(self) -> bool:
+        """Whether the piece cannot go one row lower (it is where it fits: only the cells
+        under it that are not its own can stop it, ``pieces.UNDER``)."""
+        masks, y = self.field.masks, self.y
+        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:
+            if masks[y + offset] & mask:
+                return True
+        return False
+
     def ghost_y(self) -> int:
-        shape, y = self.shape, self.y
+        under, y = UNDER[self.kind][self.rotation][self.x + X_OFFSET], self.y
         masks = self.field.masks
         while True:
-            for offset, mask in shape:
-                if masks[y + 1 + offset] & mask:
+            for offset, mask in under:
+                if masks[y + offset] & mask:
                     return y
             y += 1
 
@@ -206,9 +215,14 @@ class Player:
         for ever. A new lowest row starts the count again (``_lower``)."""
         if moved and self.touched:
             self.resets += 1
-        if self.fits(self.shape, self.y + 1):
+        masks, y = self.field.masks, self.y
+        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:  # ``resting``
+            if masks[y + offset] & mask:
+                break
+        else:  # it fits one row lower: in the air
             self.lock_at = INF
-        elif self.lock_at == INF:
+            return
+        if self.lock_at == INF:
             self.lock_at = t if self.resets > MAX_LOCK_RESETS else t + LOCK_DELAY
             self.touched = True
         elif moved and self.resets <= MAX_LOCK_RESETS:
@@ -230,7 +244,7 @@ class Player:
             events.append(ControlChanged(self.seat, False, None))
             self.rearm(t)  # ← and → mean their own again: a blocked repeat may go now
         elif self.lock_at == t:
-            if self.fits(self.shape, self.y + 1):
+            if not self.resting():
                 self.lock_at = INF
             else:
                 return self.lock(t, events)
@@ -241,9 +255,8 @@ class Player:
         return []
 
     def fall(self, t: int, events: list) -> None:
-        y = self.y + 1
-        if self.fits(self.shape, y):
-            self.y = y
+        if not self.resting():
+            self.y += 1
             self._lower()
             events.append(self.piece_event)
             self.rearm(t)
@@ -260,7 +273,7 @@ class Player:
         index = x + X_OFFSET
         if 0 <= index < SHAPE_COUNT:
             shape = SHAPES[self.kind][self.rotation][index]
-            if self.fits(shape, self.y):
+            if fits(self.field.masks, shape, self.y):
                 self.x = x
                 self.shape = shape
                 self._touch(t, moved=True)
@@ -270,8 +283,35 @@ class Player:
 
     def step_key(self, dx: int, t: int, events: list) -> None:
         """A single ← or → (the ``left`` / ``right`` intents): one step."""
-        if self.shift(dx, t, events):
-            self.rearm(t)
+        if self.shift(dx, t, events) and self.charged and self.repeat_at == INF and self.held:
+            self.repeat_at = t  # ``rearm``, written out
+
+    # One method per intent, as the engine calls them (``engine.MOVES``): ``(t, events)``.
+    def key_left(self, t: int, events: list) -> None:
+        if self.shift(-1, t, events) and self.charged and self.repeat_at == INF and self.held:
+            self.repeat_at = t  # ``rearm``, written out
+
+    def key_right(self, t: int, events: list) -> None:
+        if self.shift(1, t, events) and self.charged and self.repeat_at == INF and self.held:
+            self.repeat_at = t  # ``rearm``, written out
+
+    def hold_left(self, t: int, events: list) -> None:
+        self.hold(-1, t, events)
+
+    def hold_right(self, t: int, events: list) -> None:
+        self.hold(1, t, events)
+
+    def release_left(self, t: int, events: list) -> None:
+        self.release(-1, t)
+
+    def release_right(self, t: int, events: list) -> None:
+        self.release(1, t)
+
+    def soft_drop_on(self, t: int, events: list) -> None:
+        self.set_soft_drop(True, t)
+
+    def soft_drop_off(self, t: int, events: list) -> None:
+        self.set_soft_drop(False, t)
 
     def slide(self, dx: int, t: int, events: list) -> bool:
         """As far as the piece goes sideways (ARR 0), as one move for the lock delay."""
@@ -279,7 +319,8 @@ class Player:
             dx = -dx
         shapes = SHAPES[self.kind][self.rotation]
         x = self.x
-        while 0 <= x + dx + X_OFFSET < SHAPE_COUNT and self.fits(shapes[x + dx + X_OFFSET], self.y):
+        masks, y = self.field.masks, self.y
+        while 0 <= x + dx + X_OFFSET < SHAPE_COUNT and fits(masks, shapes[x + dx + X_OFFSET], y):
             x += dx
         if x == self.x:
             return False
@@ -335,26 +376,35 @@ class Player:
 
     def rotate(self, t: int, events: list) -> None:
         """Turn clockwise with the SRS kick tests; if all five fail, nothing happens."""
-        rotation = (self.rotation + 1) % 4
-        shapes = SHAPES[self.kind][rotation]
-        for rows, cols in KICKS[self.kind][self.rotation]:
-            index = self.x + cols + X_OFFSET
-            if 0 <= index < SHAPE_COUNT and self.fits(shapes[index], self.y + rows):
-                self.rotation = rotation
+        masks, y = self.field.masks, self.y
+        for shape, rows, cols in TURNS[self.kind][self.rotation][self.x + X_OFFSET]:
+            top = y + rows
+            if top + shape[0][0] < 0:
+                continue
+            for offset, mask in shape:
+                if masks[top + offset] & mask:
+                    break
+            else:
+                self.rotation = (self.rotation + 1) % 4
                 self.x += cols
-                self.y += rows
-                self.shape = shapes[index]
-                self._lower()  # a kick may take it down: fresh resets, as a fall would
+                self.y = top
+                self.shape = shape
+                if top > self.lowest:  # a kick may take it down: fresh resets, as a fall would
+                    self.lowest = top
+                    self.resets = 0
+                    self.touched = False
                 self._touch(t, moved=True)
                 events.append(self.piece_event)
-                self.rearm(t)
+                if self.charged and self.repeat_at == INF and self.held:
+                    self.repeat_at = t  # ``rearm``, written out
                 return
 
     def set_soft_drop(self, on: bool, t: int) -> None:
         # The next row falls one (new) interval after the last one, never in the past,
         # so toggling soft drop cannot hold a piece up.
         self.soft = on
-        self.fall_at = max(t, self.last_fall + self.interval())
+        fall_at = self.last_fall + (self.soft_drop[self.level] if on else GRAVITY[self.level])
+        self.fall_at = fall_at if fall_at > t else t
 
     def hard_drop(self, t: int, events: list) -> list[str]:
         self.y = self.ghost_y()
@@ -371,20 +421,19 @@ class Player:
             self.spawn(t, events)
             return []
         masks, text = field.masks, field.text
-        kind, x = self.kind, self.x
-        touched = []
-        for offset, columns in ROW_COLUMNS[kind][self.rotation]:
-            row = y + offset
-            line = list(text[row])
-            for column in columns:
-                line[x + column] = kind
-            text[row] = "".join(line)
-            touched.append(row)
+        rows = []  # the visible rows changed
         full = []
-        for offset, mask in self.shape:
-            masks[y + offset] |= mask
-            if masks[y + offset] == FULL_ROW:
-                full.append(y + offset)
+        # each row of a tetromino is one run of cells: its text is spliced in at once
+        for offset, mask, start, stop, cells in RUNS[self.kind][self.rotation][self.x + X_OFFSET]:
+            row = y + offset
+            line = text[row]
+            text[row] = line[:start] + cells + line[stop:]
+            mask |= masks[row]
+            masks[row] = mask
+            if mask == FULL_ROW:
+                full.append(row)
+            if row >= HIDDEN:
+                rows.append(row - HIDDEN)
         level = self.level
         self.score += C.PIECE_POINTS * level
         self.scored(t)
@@ -401,10 +450,9 @@ class Player:
             touched = list(range(full[-1] + 1))  # everything above the lowest cleared row moved
             if self.bombs_on:
                 touched.extend(self.make_bombs(len(full)))
-            touched = sorted(set(touched))
-        rows = tuple(row - HIDDEN for row in touched if row >= HIDDEN)
+            rows = [row - HIDDEN for row in sorted(set(touched)) if row >= HIDDEN]
         if rows:
-            events.append(FieldChanged(self.seat, rows))
+            events.append(FieldChanged(self.seat, tuple(rows)))
         events.append(ScoreChanged(self.seat, self.score, self.level, self.lines, self.eliminations))
         if caught and not self.automatic:
             room = C.STORE_SIZE - len(self.store)
@@ -458,9 +506,9 @@ class Player:
     def place_new(self, kind: str, t: int, events: list) -> None:
         shape = SHAPES[kind][0][C.SPAWN_COLUMN + X_OFFSET]
         y = C.SPAWN_ROW
-        if not self.fits(shape, y):  # block out: the piece cannot spawn
+        if not fits(self.field.masks, shape, y):  # block out: the piece cannot spawn
             self.eliminate(t, events)  # the field is emptied; the same piece then spawns
-        if C.SPAWN_DROPS_ONE_ROW and self.fits(shape, y + 1):
+        if C.SPAWN_DROPS_ONE_ROW and fits(self.field.masks, shape, y + 1):
             y += 1
         self.kind, self.rotation, self.x, self.y, self.shape = kind, 0, C.SPAWN_COLUMN, y, shape
         self.lowest = y
