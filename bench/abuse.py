@@ -162,6 +162,7 @@ from bench.report import (  # noqa: E402
 )
 from bench.server import (  # noqa: E402
     PG,
+    REDIS,
     ScratchDatabase,
     Servers,
     cpu_seconds,
@@ -171,6 +172,7 @@ from bench.server import (  # noqa: E402
     free_port,
     login,
     rss_mb,
+    scale_out_sampler,
     server_env,
     stop_on_sigterm,
     wait_for_heartbeats,
@@ -1306,11 +1308,8 @@ def main() -> None:
     # server takes the server CPUs as it starts (Servers).
     machine.pin(os.getpid(), cpus.client)
     scratch = ScratchDatabase() if args.scale_out else None
-    redis_url = f"redis://127.0.0.1:6379/{args.redis_db}" if args.scale_out else ""
-    # In scale-out the machine's PostgreSQL and Redis work for the bench (not pinned: it
-    # did not start them): its scratch database's backends and Redis are its own.
-    sampler = machine.Machine(claim=(lambda line: scratch.name in line or line.startswith("redis-server"))
-                              if scratch is not None else None)
+    redis_url = f"{REDIS}/{args.redis_db}" if args.scale_out else ""
+    sampler = scale_out_sampler(scratch)
     try:
         with Servers.scratch("tetriwar-abuse-", cpus.server, keep=args.keep) as servers:
             if scratch is None:

@@ -199,6 +199,7 @@ from bench.client import (  # noqa: E402
 )
 from bench.report import figure, percentile  # noqa: E402
 from bench.server import (  # noqa: E402
+    REDIS,
     TETRIWAR_OPTIONS,
     ScratchDatabase,
     Servers,
@@ -210,6 +211,7 @@ from bench.server import (  # noqa: E402
     free_port,
     login,
     rss_mb,
+    scale_out_sampler,
     server_env,
     stop_on_sigterm,
     wait_for_heartbeats,
@@ -1442,12 +1444,8 @@ def main() -> None:
     nginx = None
     routes = (0, 0)  # table sockets nginx sent to their host, of all it logged
     scratch = ScratchDatabase() if args.scale_out else None
-    redis_url = f"redis://127.0.0.1:6379/{args.redis_db}" if args.scale_out else ""
-    # The machine's PostgreSQL and Redis work for the bench in scale-out (not pinned: the
-    # bench did not start them): its scratch database's backends and the Redis server are
-    # its own, not others'.
-    sampler = machine.Machine(claim=(lambda line: scratch.name in line or line.startswith("redis-server"))
-                              if scratch is not None else None)
+    redis_url = f"{REDIS}/{args.redis_db}" if args.scale_out else ""
+    sampler = scale_out_sampler(scratch)
     try:
         with Servers.scratch("tetriwar-bench-", cpus.server, keep=args.keep) as servers:
             if args.scale_out:

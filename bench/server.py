@@ -26,6 +26,7 @@ from bench.client import fetch
 
 ROOT = Path(__file__).resolve().parent.parent
 PG = "postgresql://postgres@127.0.0.1:5432"  # the machine's PostgreSQL (scale-out)
+REDIS = "redis://127.0.0.1:6379"  # the machine's Redis (scale-out)
 # A TetriWar table as the benchmarks open it (bench/live.py's --minutes changes its copy)
 TETRIWAR_OPTIONS = {"minutes": 15, "start_level": 1, "lines_per_level": 10, "bombs": "manual", "pairs": False}
 
@@ -409,6 +410,16 @@ def migrated_postgres(conn, server: str = PG) -> Iterator[str]:
         yield name
     finally:
         conn.execute("SELECT pg_advisory_unlock(%s)", (TEMPLATE_LOCK,))
+
+
+def scale_out_sampler(scratch: ScratchDatabase | None) -> machine.Machine:
+    """The machine's sampler of a run, which in scale-out (``scratch``: its database)
+    counts the machine's PostgreSQL and Redis as the bench's own, not as others': they
+    work for it, though it did not start them (and does not pin them): its scratch
+    database's backends and the Redis server."""
+    if scratch is None:
+        return machine.Machine()
+    return machine.Machine(claim=lambda line: scratch.name in line or line.startswith("redis-server"))
 
 
 def flush_redis(url: str) -> None:
