@@ -889,7 +889,16 @@ class GameHost:
             await self.start(message.game_id)
             return
         if kind is messages.Watch or kind is messages.Unwatch:
-            self.hub.watch(message)  # whether the table's fragments must cross the layer
+            new = self.hub.watch(message)  # whether the table's fragments must cross the layer
+            table = self.tables.get(message.table_id)
+            if new and table is not None and table.resumed and not table.started:
+                # A rebuilt game says that the server restarted once, as it waits and as
+                # its countdown begins, and says it only to the sockets it knows of. A
+                # page elsewhere that it hears of later (its process's next Watch, its
+                # news of the rebuild late or lost) is sent the game as it stands, the
+                # notice with it, as a page that asks (``LiveTable.on_sync``).
+                for channel in new:
+                    table.inbox.put(messages.Sync(table_id=table.table_id, seat=None, reply=channel))
             return
         table = self.tables.get(message.table_id)
         if table is None:

@@ -166,12 +166,17 @@ class Hub:
             await self.layer.send(host_channel(message.table_id), message.to_dict())
 
     # --- hosts -------------------------------------------------------------------------
-    def watch(self, message: messages.Watch | messages.Unwatch) -> None:
-        """Sockets of another process started or stopped watching a table hosted here."""
+    def watch(self, message: messages.Watch | messages.Unwatch) -> list[str]:
+        """Sockets of another process started or stopped watching a table hosted here.
+        Those of a ``Watch`` that this host had not heard of (all of them, for a host
+        that started again)."""
         now = clock()
         watchers = self.watchers.setdefault(message.table_id, {})
+        new: list[str] = []
         if type(message) is messages.Watch:
             for channel in message.channels:
+                if channel not in watchers:
+                    new.append(channel)
                 watchers[channel] = now + WATCH_EXPIRY
             self.language_of.update(message.languages)
         else:
@@ -188,6 +193,7 @@ class Hub:
                     self.language_of.pop(channel, None)
                 if not found:
                     del self.watchers[table_id]
+        return new
 
     def languages(self, table_id: int) -> set[str]:
         """The languages other than the site's that sockets of the table read, here and

@@ -345,3 +345,42 @@ async def test_a_player_who_does_not_come_back_holds_a_rebuilt_game_only_so_long
     await p2.send_json_to({"intent": "forfeit"})
     await receive_until(p2, 'id="results-title"')
     await p2.disconnect()
+
+
+async def test_a_page_elsewhere_first_heard_of_while_a_rebuilt_game_waits_is_told_of_the_restart(
+    fake_clock, host, opponent, monkeypatch
+):
+    """In scale-out a page that stayed open on another process is told of the restart
+    by the game itself, sent once: if that process's news of the rebuild comes late (or
+    never), its next Watch is the first this host hears of the page, and the page is sent
+    the game as it stands, notice and all. A Watch again sends nothing more, and a page
+    first heard of once the game goes on gets only what every page gets."""
+    from channels.layers import get_channel_layer
+
+    from games import messages
+
+    table, _ = await killed_after_a_written_move(host, opponent, fake_clock)
+    new = await restarted(monkeypatch)
+    layer = get_channel_layer()
+    far = await layer.new_channel()
+    await new.accept(messages.Watch(table_id=table.pk, channels=[far]))
+    told = await asyncio.wait_for(layer.receive(far), 3)
+    assert told["type"] == "game.fragment"
+    assert "The server restarted" in told["html"] and 'id="game"' in told["html"]
+    await new.accept(messages.Watch(table_id=table.pk, channels=[far]))  # its process says it again
+    await tick(table.pk)
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(far), 0.3)
+
+    fake_clock.t += game_host.RESUME_WAIT_SECONDS + game_host.COUNTDOWN_SECONDS + 0.1
+    await tick(table.pk)
+    p2 = await open_socket(f"/ws/table/{table.pk}/", await cookie_for(opponent))
+    await receive_until(p2, "to move")  # the game goes on
+    later = await layer.new_channel()
+    await new.accept(messages.Watch(table_id=table.pk, channels=[later]))
+    await tick(table.pk)
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(later), 0.3)
+    await p2.send_json_to({"intent": "forfeit"})
+    await receive_until(p2, 'id="results-title"')
+    await p2.disconnect()
