@@ -18,7 +18,9 @@ else of ours runs for it.
   and is closed with code 4008 at once; whatever it sends after that is dropped, and
   autobahn drops the connection if the client does not answer the close within a
   second. Frames over ``WS_MAX_FRAME_BYTES`` or in binary are refused here, with an
-  error frame, and never reach the consumer.
+  error frame, and never reach the consumer. The server's own stalls are not the
+  client's flood: the keys a page sent while this process's loop stood still are read
+  at once when it goes on, and the bucket saves up for them (``FrameBucket``).
 
 A socket closed for flooding also cools its address down: no new socket from there
 for ``WS_FLOOD_COOLOFF_SECONDS``, so a flooder that reconnects at once does not get a
@@ -57,6 +59,8 @@ CLOSE_OVER_BUDGET = 4008  # as 1008, "policy violation", in the application's ra
 COST_BYTES = 512  # a frame costs one token, plus one per this many bytes
 SWEEP_SECONDS = 60.0  # idle books are forgotten this often
 RATE_SHUT_SECONDS = 5.0  # an address over its new sockets is shut at the gate this long at least
+LAG_BEAT_SECONDS = 0.05  # the loop's stalls are measured by a beat this often (``LoopLag``)
+LAG_CREDIT_SECONDS = 30.0  # a frame budget saves up at most this long a stall of the loop
 INBOX_BURSTS = 4  # frames that passed the budget may wait this many bursts for the consumer
 CARRIED_LIMIT = 100  # messages of the channel layer waiting in an inbox (as Channels' in-memory capacity)
 
@@ -91,6 +95,72 @@ class TokenBucket:
     def wait(self, cost: float = 1.0) -> float:
         """Seconds until ``cost`` could be taken (as of the last take)."""
         return max(0.0, (cost - self.tokens) / self.rate)
+
+
+class LoopLag:
+    """How long this process's event loop has stood still, in all, so far: the
+    lateness of a beat every ``LAG_BEAT_SECONDS`` (``call_later``), and the lateness of
+    the beat now due, so that the frames read as a stall ends already count it (they
+    are read before the late beat runs). Started on the loop that first asks."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.stalled = 0.0
+        self.due = 0.0
+
+    def total(self) -> float:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return self.stalled
+        if loop is not self.loop:  # a new process's loop (or a test's)
+            self.loop = loop
+            self.due = loop.time() + LAG_BEAT_SECONDS
+            loop.call_later(LAG_BEAT_SECONDS, self._beat, loop)
+        return self.stalled + max(0.0, loop.time() - self.due)
+
+    def _beat(self, loop: asyncio.AbstractEventLoop) -> None:
+        if loop is not self.loop:
+            return  # an earlier loop's beat: it ends there
+        now = loop.time()
+        self.stalled += max(0.0, now - self.due)
+        self.due = now + LAG_BEAT_SECONDS
+        loop.call_later(LAG_BEAT_SECONDS, self._beat, loop)
+
+
+loop_lag = LoopLag()
+
+
+class FrameBucket(TokenBucket):
+    """A socket's or a player's frames: a ``TokenBucket`` that also saves up what the
+    process's own stalls held back. While the loop stands still (the server
+    overloaded), an honest page's keys wait in the kernel and are read at once when it
+    goes on; at 20 a second, a 5 s stall is 100 frames in one read, more than a burst.
+    So the bucket may hold a burst plus ``rate`` for every second the loop stood still
+    since its last frame (``LAG_CREDIT_SECONDS`` at most): the frames sent meanwhile,
+    within the rate, pass, and a flood still does not (a client gains by a stall only
+    what its budget gave it over the stall's seconds, once)."""
+
+    __slots__ = ("lag", "lag_seen")
+
+    def __init__(self, rate: float, burst: float, lag: Callable[[], float] = loop_lag.total) -> None:
+        super().__init__(rate, burst)
+        self.lag = lag
+        self.lag_seen = lag()
+
+    def take(self, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        lag = self.lag()
+        credit = min(lag - self.lag_seen, LAG_CREDIT_SECONDS) * self.rate
+        self.lag_seen = lag
+        # What a stall saved, beyond a burst, stays until it is spent.
+        cap = max(self.burst + credit, self.tokens)
+        self.tokens = min(cap, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
 
 
 class Address:
@@ -147,7 +217,7 @@ class Edge:
 
     def __init__(self) -> None:
         self.addresses: dict[str, Address] = {}
-        self.players: dict[str, TokenBucket] = {}
+        self.players: dict[str, FrameBucket] = {}
         self.chat_writers: dict[str, ChatBook] = {}
         self.chat_addresses: dict[str, ChatBook] = {}
         self.refused: dict[str, int] = {
@@ -223,7 +293,7 @@ class Edge:
             book.cool_until = time.monotonic() + settings.WS_FLOOD_COOLOFF_SECONDS
 
     # --- players ------------------------------------------------------------------
-    def player_bucket(self, player: str) -> TokenBucket:
+    def player_bucket(self, player: str) -> FrameBucket:
         bucket = self.players.get(player)
         if bucket is None:
             bucket = self.players[player] = frame_bucket()
@@ -277,8 +347,8 @@ class Edge:
         self.chat_addresses = {k: b for k, b in self.chat_addresses.items() if not b.idle(now)}
 
 
-def frame_bucket() -> TokenBucket:
-    return TokenBucket(settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST)
+def frame_bucket() -> FrameBucket:
+    return FrameBucket(settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST)
 
 
 edge = Edge()
@@ -406,6 +476,7 @@ class EdgeMiddleware:
         refusal = edge.admit(key)
         if refusal is not None:
             return await refuse_handshake(receive, send)
+        loop_lag.total()  # (its beat runs from the first socket on)
         budget = SocketBudget(send, key)
         inbox = Inbox(limit=INBOX_BURSTS * settings.WS_FRAME_BURST)
         pump = asyncio.ensure_future(_pump(receive, inbox, budget))

@@ -448,3 +448,88 @@ def test_the_consumers_own_loop_sets_up_what_channels_would():
             ws.check_channels()
     finally:
         AsyncConsumer.__call__ = original
+
+
+# --- the server's own stalls are not the client's flood ----------------------------------
+def test_a_frame_bucket_saves_up_what_a_stall_of_the_loop_held_back(monkeypatch):
+    """At 20 frames a second (half its rate), a page's keys of a 5 s stall come in one
+    read: they pass. The same 100 at once after 5 s of a loop that did not stand still are
+    a flood; and a stall is credited once, and at most LAG_CREDIT_SECONDS of it."""
+    from types import SimpleNamespace
+
+    from lobby import edge as edge_module
+
+    now, lag = [0.0], [0.0]
+    monkeypatch.setattr(edge_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
+
+    def bucket():
+        return edge_module.FrameBucket(40, 80, lag=lambda: lag[0])
+
+    def takes(b, n: int) -> int:
+        return sum(b.take() for _ in range(n))
+
+    stalled, idle = bucket(), bucket()
+    now[0] += 5.0
+    assert takes(idle, 100) == 80  # a burst, no more
+    lag[0] += 5.0  # the loop stood still those 5 s
+    assert takes(stalled, 100) == 100
+    now[0] += 0.1
+    # A burst and the stall's 5 s at the rate, 280, less the 100 (and no more saved up
+    # meanwhile: over a burst, a bucket only spends).
+    assert takes(stalled, 300) == 280 - 100
+    now[0] += 1.0
+    assert takes(stalled, 100) == 40  # spent: the rate again
+    # A stall of a minute saves up LAG_CREDIT_SECONDS of the rate, over a burst.
+    calm = bucket()
+    now[0] += 60.0
+    lag[0] += 60.0
+    assert takes(calm, 5000) == 80 + 40 * edge_module.LAG_CREDIT_SECONDS
+
+
+def test_the_loops_stalls_are_measured_as_they_end():
+    """A callback that holds the loop 0.3 s: the lag counts it while the loop is still
+    catching up (before the late beat has run), and keeps it after."""
+    import time
+
+    from lobby.edge import LoopLag
+
+    async def run():
+        lag = LoopLag()
+        before = lag.total()
+        await asyncio.sleep(0.12)  # the beat runs, on time
+        time.sleep(0.3)  # the loop stands still
+        during = lag.total()
+        await asyncio.sleep(0.12)
+        after = lag.total()
+        return before, during, after
+
+    before, during, after = asyncio.run(run())
+    assert before == 0.0
+    assert 0.2 <= during <= after
+    assert after < 1.5  # it counts the stall, not the time
+
+
+async def test_a_pages_keys_held_back_by_a_stall_of_the_server_do_not_close_it(db, settings):
+    """The server stands still for 1 s (time.sleep on its loop) while an anonymous
+    page sends 20 frames (its rate, 20 a second): they come at once and all pass, well
+    over its burst of 5. The same 20 after 1 s of a loop that was free are a flood."""
+    import time
+
+    settings.WS_FRAMES_PER_SECOND, settings.WS_FRAME_BURST = 20, 5
+    stalled, idle = await open_socket("/ws/lobby/"), await open_socket("/ws/lobby/")
+    for ws in (stalled, idle):
+        assert 'id="chat-log"' in await ws.receive_from(timeout=2)
+    await asyncio.sleep(1.0)  # the idle page's second, the loop free
+    for _ in range(20):
+        await idle.send_to(text_data="{}")
+    assert "FLOOD" in codes(await outputs_until_close(idle))
+    await asyncio.sleep(0.1)  # the stalled page's bucket full again (its burst)
+    time.sleep(1.0)  # the loop stands still: the page's keys wait in the kernel
+    for _ in range(20):
+        await stalled.send_to(text_data="{}")
+    outputs = []
+    while not await stalled.receive_nothing(timeout=0.5):
+        outputs.append(await stalled.receive_output())
+    assert codes(outputs).count("BAD_TEXT") == 20  # each read and answered: "{}" is no chat message
+    assert all(o["type"] != "websocket.close" for o in outputs)
+    await stalled.disconnect()
