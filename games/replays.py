@@ -364,15 +364,13 @@ class Replay:
 
     def _probe(self, live: Any) -> Any:
         """What a moment is made of, to compare before and after an entry: the log's
-        length (turn-based), or each TetriWar seat's lines, eliminations and leaving
-        (not the score, which most key presses change and no moment marks)."""
+        length (turn-based), or each TetriWar board's lines, eliminations and leaving, in
+        the order of its seats (not the score, which most key presses change and no moment
+        marks). Read off the engine's boards (``player_stats`` and ``has_left`` say the
+        same): an open probes after every entry, tens of thousands of times."""
         if self.turn_based:
             return len(live.log_lines) if hasattr(live, "log_lines") else 0
-        probe = {}
-        for seat in live.seats:
-            stats = live.player_stats(seat)
-            probe[seat] = (stats["lines"], stats["eliminations"], live.has_left(seat))
-        return probe
+        return [(p.lines, p.eliminations, p.left) for p in live.game.players.values()]
 
     def _name(self, live: Any, seat: int) -> str:
         """A seat's name as the table shows it, found once per open (a bot's is a
@@ -419,18 +417,20 @@ class Replay:
         self, live: Any, before: Any, i: int, t: float, seat: int, text: str, events: list[Any]
     ) -> tuple[list[Moment], Any]:
         """The moments entry ``i`` made, and the probe after it (the next entry's before)."""
-        at = self._at(t)
         if self.turn_based:
+            at = self._at(t)
             lines = list(getattr(live, "log_lines", [])[before:])
             if text != FORFEIT and not self._is_timeout(live, text) and seat in live.players:
                 lines = live.move_words(seat, text, events, lines)
             moment = Moment(at, i + 1, "move", lines=tuple(lines) or (self._unsaid(live, seat, text),))
             return [moment], self._probe(live)
-        found = []
-        if text == "bomb" or text.startswith("bomb:"):
-            found.append(Moment(at, i + 1, "bomb", who=self._name(live, seat)))
         after = self._probe(live)
-        if after != before:  # most key presses clear nothing
+        bomb = text == "bomb" or text.startswith("bomb:")
+        if not bomb and after == before:
+            return [], after  # most key presses: no moment
+        at = self._at(t)
+        found = [Moment(at, i + 1, "bomb", who=self._name(live, seat))] if bomb else []
+        if after != before:
             found.extend(self._changes(live, before, after, at, i + 1))
         return found, after
 
@@ -456,8 +456,7 @@ class Replay:
         probes of a TetriWar game: at ``at``, or (``clock_of``) at the time the clocks
         changed each seat (the latest time they changed any, for a seat they did not)."""
         found = []
-        for s, probe in before.items():
-            now_probe = after[s]
+        for s, probe, now_probe in zip(live.game.players, before, after, strict=True):
             if probe == now_probe:
                 continue
             clock = None
