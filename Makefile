@@ -99,7 +99,7 @@ lint: install-dev
 	$(BIN)/lint-imports
 
 # Optional, in no other target: the pure TetriWar engine (games/tetriwar/engine.py,
-# player.py, field.py) compiled with mypyc into C extensions beside the .py files, which
+# player.py, field.py, pieces.py) compiled with mypyc into C extensions beside the .py files, which
 # Python then imports instead (tools/mypyc_engine.py). The .py files stay the rules and
 # the fallback: `make engine-clean` removes the extensions, and a change to one of those
 # modules needs `make engine-compiled` again (a stale .so is imported before the .py).

@@ -21,7 +21,12 @@ import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODULES = ["games/tetriwar/engine.py", "games/tetriwar/player.py", "games/tetriwar/field.py"]
+MODULES = [
+    "games/tetriwar/engine.py",
+    "games/tetriwar/player.py",
+    "games/tetriwar/field.py",
+    "games/tetriwar/pieces.py",
+]
 BUILD = "build/mypyc"
 
 

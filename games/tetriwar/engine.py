@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from games.core.compiled import mypyc_attr
 from games.core.log import InputLog
@@ -100,8 +100,8 @@ __all__ = [
     "field",
 ]
 
-INF = math.inf
-MAX_LAG_MS = C.MAX_LAG_MS
+INF: Final[int | float] = math.inf  # Final: a compiled build reads them without a dict lookup
+MAX_LAG_MS: Final = C.MAX_LAG_MS
 RULES_VERSION = C.RULES_VERSION
 
 
@@ -126,7 +126,7 @@ def logged_ms(t: object) -> int:
     return ms(t, "a logged time")
 # What each intent does to the player's board (the bombs are the game's: ``_bomb``),
 # called as ``MOVES[name](player, t, events)``.
-MOVES = {
+MOVES: Final = {
     "left": Player.key_left,
     "right": Player.key_right,
     "rotate": Player.rotate,

@@ -22,7 +22,7 @@ import math
 import random
 import zlib
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from games.core.compiled import mypyc_attr
 from games.core.rng import weighted_choice
@@ -44,13 +44,14 @@ from games.tetriwar.field import Field, fits
 from games.tetriwar.handling import DEFAULT_HANDLING, Handling
 from games.tetriwar.pieces import CELLS, RUNS, SHAPES, TURNS, UNDER, X_OFFSET, Bag
 
-INF = math.inf
-GRAVITY = C.GRAVITY_MS
-LOCK_DELAY = C.LOCK_DELAY_MS
-MAX_LOCK_RESETS = C.MAX_LOCK_RESETS
-HIDDEN = C.HIDDEN_ROWS
-FULL_ROW = C.FULL_ROW
-SHAPE_COUNT = C.WIDTH + X_OFFSET
+# Final: a compiled build (tools/mypyc_engine.py) reads them without a dict lookup
+INF: Final[int | float] = math.inf  # (for mypyc: a clock's type, compared without boxing)
+GRAVITY: Final = C.GRAVITY_MS
+LOCK_DELAY: Final = C.LOCK_DELAY_MS
+MAX_LOCK_RESETS: Final = C.MAX_LOCK_RESETS
+HIDDEN: Final = C.HIDDEN_ROWS
+FULL_ROW: Final = C.FULL_ROW
+SHAPE_COUNT: Final = C.WIDTH + X_OFFSET
 
 
 class Incoming(NamedTuple):
@@ -192,7 +193,9 @@ class Player:
         """Whether the piece cannot go one row lower (it is where it fits: only the cells
         under it that are not its own can stop it, ``pieces.UNDER``)."""
         masks, y = self.field.masks, self.y
-        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:  # type: ignore[union-attr]
+        under = UNDER[self.kind][self.rotation][self.x + X_OFFSET]
+        assert under is not None  # (for mypyc: the piece is where it fits, never off the field)
+        for offset, mask in under:
             if masks[y + offset] & mask:
                 return True
         return False
@@ -200,8 +203,9 @@ class Player:
     def ghost_y(self) -> int:
         under, y = UNDER[self.kind][self.rotation][self.x + X_OFFSET], self.y
         masks = self.field.masks
+        assert under is not None  # (for mypyc: the piece is where it fits, never off the field)
         while True:
-            for offset, mask in under:  # type: ignore[union-attr]
+            for offset, mask in under:
                 if masks[y + offset] & mask:
                     return y
             y += 1
@@ -218,7 +222,9 @@ class Player:
         if moved and self.touched:
             self.resets += 1
         masks, y = self.field.masks, self.y
-        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:  # type: ignore[union-attr]  # ``resting``
+        under = UNDER[self.kind][self.rotation][self.x + X_OFFSET]
+        assert under is not None  # (for mypyc: the piece is where it fits, never off the field)
+        for offset, mask in under:  # ``resting``
             if masks[y + offset] & mask:
                 break
         else:  # it fits one row lower: in the air
@@ -426,7 +432,9 @@ class Player:
         rows = []  # the visible rows changed
         full = []
         # each row of a tetromino is one run of cells: its text is spliced in at once
-        for offset, mask, start, stop, cells in RUNS[self.kind][self.rotation][self.x + X_OFFSET]:  # type: ignore[union-attr]
+        runs = RUNS[self.kind][self.rotation][self.x + X_OFFSET]
+        assert runs is not None  # (for mypyc: the piece is where it fits, never off the field)
+        for offset, mask, start, stop, cells in runs:
             row = y + offset
             line = text[row]
             text[row] = line[:start] + cells + line[stop:]
