@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test check install install-dev node chromium nginx gettext messages lint rules
+.PHONY: run test check install install-dev node chromium nginx gettext messages lint rules engine-compiled engine-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -97,3 +97,20 @@ check: install-dev messages rules
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+
+# Optional, in no other target: the pure TetriWar engine (games/tetriwar/engine.py,
+# player.py, field.py, pieces.py) compiled with mypyc into C extensions beside the .py files, which
+# Python then imports instead (tools/mypyc_engine.py). The .py files stay the rules and
+# the fallback: `make engine-clean` removes the extensions, and a change to one of those
+# modules needs `make engine-compiled` again (a stale .so is imported before the .py).
+# mypy is installed in a venv of its own, never in the project's.
+MYPYC_VENV := .venv-mypyc
+$(MYPYC_VENV)/bin/mypyc: | $(BIN)/python
+	$(BIN)/python -m venv $(MYPYC_VENV)
+	$(MYPYC_VENV)/bin/pip install --quiet mypy==2.4.1
+
+engine-compiled: $(MYPYC_VENV)/bin/mypyc
+	$(MYPYC_VENV)/bin/python tools/mypyc_engine.py
+
+engine-clean:
+	$(BIN)/python tools/mypyc_engine.py --clean

@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar, Final
 
+from games.core.compiled import mypyc_attr
 from games.core.log import InputLog
 from games.core.outcome import Outcome, Standing, Termination, ranked
 from games.core.protocol import FORFEIT, Event, IllegalIntent, InvalidOptions, Replayable
@@ -98,8 +100,8 @@ __all__ = [
     "field",
 ]
 
-INF = math.inf
-MAX_LAG_MS = C.MAX_LAG_MS
+INF: Final[int | float] = math.inf  # Final: a compiled build reads them without a dict lookup
+MAX_LAG_MS: Final = C.MAX_LAG_MS
 RULES_VERSION = C.RULES_VERSION
 
 
@@ -124,7 +126,7 @@ def logged_ms(t: object) -> int:
     return ms(t, "a logged time")
 # What each intent does to the player's board (the bombs are the game's: ``_bomb``),
 # called as ``MOVES[name](player, t, events)``.
-MOVES = {
+MOVES: Final = {
     "left": Player.key_left,
     "right": Player.key_right,
     "rotate": Player.rotate,
@@ -139,11 +141,21 @@ MOVES = {
 }
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # as a plain class (games/core/compiled.py)
 class Game(Replayable):
-    MAX_LAG_MS = MAX_LAG_MS  # how far behind the game's time an input may still act
+    MAX_LAG_MS: ClassVar[int] = MAX_LAG_MS  # how far behind the game's time an input may still act
     # Rules version 4: a bomb's dice are drawn at its drop (``_hit``); GameV3 draws them
     # from the target's chance as the bomb lands, as games of version 3 were played.
-    DICE_AT_DROP = True
+    DICE_AT_DROP: ClassVar[bool] = True
+    # What ``Replayable`` says every game has, with this engine's types (for mypyc: the
+    # compiled class keeps them as its own attributes)
+    options: Options
+    seed: int | str
+    seats: tuple[int, ...]
+    start: int
+    now: int
+    finished: bool
+    termination: Termination | None  # type: ignore[assignment]  # (Replayable: None at the start)
 
     def __init__(
         self,
@@ -174,12 +186,12 @@ class Game(Replayable):
                 raise InvalidOptions("handling", f"handling must be a Handling, not {chosen!r}")
         self.options = options
         self.seed = seed
-        self.seats: tuple[int, ...] = tuple(sorted(seats))
+        self.seats = tuple(sorted(seats))
         self.start = now
         self.end = now + options.minutes * 60_000
         self.now = now  # the latest time the game has been given (by apply or advance)
         self.finished = False
-        self.termination: Termination | None = None
+        self.termination = None
         self.log = InputLog()
         self._pending: list[Event] = []
         self.players: dict[int, Player] = {}
@@ -227,7 +239,7 @@ class Game(Replayable):
             return self.advance(t)
         player = self.players.get(seat)
         if player is None or player.left:
-            self._playing(seat, t)  # raises the reason
+            player = self._playing(seat, t)  # raises the reason
         now = self.now
         if t < player.now:
             t = player.now
@@ -324,7 +336,7 @@ class Game(Replayable):
             self._finish(events, Termination.FORFEIT)
         return events
 
-    def advance_timed(self, now: int, behind: Mapping[int, int] | None = None) -> tuple[list[Event], list[int]]:
+    def advance_timed(self, now: int | float, behind: Mapping[int, int] | None = None) -> tuple[list[Event], list[int]]:
         """``advance``, and the time of the clock's step that made each event (a replay
         marks a line cleared by a piece gravity locked when it happened). A replay that
         has log entries still to play passes ``behind`` MAX_LAG_MS for every seat: those
@@ -341,7 +353,7 @@ class Game(Replayable):
         (infinity once finished)."""
         if self.finished:
             return INF
-        due = self.end  # a replay asks before every entry: ``Player.due`` written out
+        due: int | float = self.end  # a replay asks before every entry: ``Player.due`` written out
         for p in self._order:
             if p.left or p.over:
                 continue
@@ -361,12 +373,12 @@ class Game(Replayable):
         if self.finished:
             return None
         lags = self._lags(behind)
-        due = self.end
+        due: int | float = self.end
         for player in self._order:
             player_due = player.due() + lags.get(player.seat, 0)
             if player_due < due:
                 due = player_due
-        return due
+        return due  # type: ignore[return-value]  # never past the end
 
     @classmethod
     def replay(
@@ -374,22 +386,22 @@ class Game(Replayable):
         options: Options,
         seed: int | str,
         seats: Iterable[int],
-        start: int,
+        start: int | float,
         log: Iterable[Sequence],
-        end: int | None = None,
+        end: int | float | None = None,
     ) -> Game:
         """The game rebuilt from its log (times may be the doubles a packed log holds:
         whole milliseconds)."""
         return super().replay(options, seed, seats, logged_ms(start), log, None if end is None else logged_ms(end))
 
-    def replay_entry(self, t: int, seat: int, text: str) -> None:
-        t = logged_ms(t)
+    def replay_entry(self, t: int | float, seat: int, text: str) -> None:
+        at = logged_ms(t)
         if text == FORFEIT:
-            self.forfeit(seat, t)
+            self.forfeit(seat, at)
         elif text.startswith(HANDLING + ":"):
-            self._set_handling(seat, Handling.parse(text), t)
+            self._set_handling(seat, Handling.parse(text), at)
         else:
-            self.apply(seat, intent(text), t)
+            self.apply(seat, intent(text), at)
 
     def handling(self, seat: int) -> Handling:
         """The seat's auto-repeat and soft-drop settings."""
@@ -502,7 +514,7 @@ class Game(Replayable):
                 shape = SHAPES[kind][rotation][x + X_OFFSET]
                 player.kind, player.rotation, player.x = kind, rotation, x
                 player.y = player.lowest = y + C.HIDDEN_ROWS
-                player.shape = shape
+                player.shape = shape  # type: ignore[assignment]
                 if not player.fits(shape, player.y):
                     raise ValueError(f"the piece {piece!r} does not fit there")
                 player.resets = 0
@@ -625,12 +637,12 @@ class Game(Replayable):
                         first, due = player, player_due
                 if first is None:
                     break
-                first.now = due
-                dropped = first.step(due, events)
+                first.now = due  # type: ignore[assignment]  # a clock due by a target is a time
+                dropped = first.step(due, events)  # type: ignore[arg-type]
                 for bomb in dropped:
-                    self._drop_auto(first, bomb, due, events)
+                    self._drop_auto(first, bomb, due, events)  # type: ignore[arg-type]
                 if times is not None:
-                    times.extend([due] * (len(events) - len(times)))
+                    times.extend([due] * (len(events) - len(times)))  # type: ignore[list-item]
             for player, target in boards:
                 player.now = target
         for player, target in waiting:
@@ -652,13 +664,13 @@ class Game(Replayable):
                 due = player.repeat_at
             if due > target or due >= end:
                 break
-            player.now = due
-            dropped = step(due, events)
+            player.now = due  # type: ignore[assignment]  # a clock due by the target is a time
+            dropped = step(due, events)  # type: ignore[arg-type]
             if dropped:
                 for bomb in dropped:
-                    self._drop_auto(player, bomb, due, events)
+                    self._drop_auto(player, bomb, due, events)  # type: ignore[arg-type]
             if times is not None:
-                times.extend([due] * (len(events) - len(times)))
+                times.extend([due] * (len(events) - len(times)))  # type: ignore[list-item]
         player.now = target
 
     def _finish(self, events: list[Event], termination: Termination) -> None:
@@ -755,4 +767,4 @@ class GameV3(Game):
     """Rules version 3, for the games recorded under it: the same engine, but a bomb's
     random choices are drawn from the target board's chance as it lands."""
 
-    DICE_AT_DROP = False
+    DICE_AT_DROP: ClassVar[bool] = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from games.core.compiled import mypyc_attr
 from games.tetriwar.constants import (
     BLOCK_CHARS,
     BOMB_CHARS,
@@ -37,6 +38,7 @@ def row_mask(text: str) -> int:
     return mask
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # as a plain class (games/core/compiled.py)
 class Field:
     __slots__ = ("masks", "text")
 

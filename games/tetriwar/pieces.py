@@ -8,11 +8,13 @@ piece kind, rotation state and box column ``x`` we precompute the piece as
 from __future__ import annotations
 
 import random
+from typing import Final
 
+from games.core.compiled import mypyc_attr
 from games.core.srs import BOX_SIZE, STATES, kicks
 from games.tetriwar.constants import FULL_ROW, HEIGHT, KINDS, WIDTH
 
-X_OFFSET = 3  # the lowest box column a piece can reach is −3 (a vertical I at column 0)
+X_OFFSET: Final = 3  # the lowest box column a piece can reach is −3 (a vertical I at column 0)
 
 RowMasks = tuple[tuple[int, int], ...]
 
@@ -27,7 +29,7 @@ def _row_masks(cells, x: int) -> RowMasks | None:
 
 
 # SHAPES[kind][rotation][x + X_OFFSET] -> row masks, or None where a wall is in the way.
-SHAPES: dict[str, tuple[tuple[RowMasks | None, ...], ...]] = {
+SHAPES: Final[dict[str, tuple[tuple[RowMasks | None, ...], ...]]] = {
     kind: tuple(
         tuple(_row_masks(STATES[kind][rotation], x) for x in range(-X_OFFSET, WIDTH)) for rotation in range(4)
     )
@@ -47,7 +49,7 @@ def _under(shape: RowMasks | None) -> RowMasks | None:
 # own, as row masks (row offset, mask) like SHAPES'. A piece that fits where it is rests
 # on something when one of them is taken: the test of a step down looks at these alone
 # (one row for an O, a flat T, J or L, a standing I, where SHAPES has two to four).
-UNDER: dict[str, tuple[tuple[RowMasks | None, ...], ...]] = {
+UNDER: Final[dict[str, tuple[tuple[RowMasks | None, ...], ...]]] = {
     kind: tuple(tuple(_under(shape) for shape in SHAPES[kind][rotation]) for rotation in range(4)) for kind in KINDS
 }
 # KICKS[kind][rotation]: (row, col) offsets to try when turning clockwise from rotation.
@@ -57,11 +59,11 @@ KICKS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
 
 # TURNS[kind][rotation][x + X_OFFSET]: the clockwise turn's kick tests from box column x,
 # in order, as (row masks, row offset, column offset), those a wall rules out left out.
-TURNS: dict[str, tuple[tuple[tuple[tuple[RowMasks, int, int], ...], ...], ...]] = {
+TURNS: Final[dict[str, tuple[tuple[tuple[tuple[RowMasks, int, int], ...], ...], ...]]] = {
     kind: tuple(
         tuple(
             tuple(
-                (SHAPES[kind][(rotation + 1) % 4][index], rows, cols)
+                (SHAPES[kind][(rotation + 1) % 4][index], rows, cols)  # type: ignore[misc]  # never None: the test below
                 for rows, cols in KICKS[kind][rotation]
                 for index in (x + cols + X_OFFSET,)
                 if 0 <= index < WIDTH + X_OFFSET and SHAPES[kind][(rotation + 1) % 4][index] is not None
@@ -91,7 +93,7 @@ def _runs(kind: str, rotation: int, x: int) -> tuple[tuple[int, int, int, int, s
     shape = SHAPES[kind][rotation][x + X_OFFSET]
     if shape is None:
         return None
-    runs = []
+    runs: list[tuple[int, int, int, int, str]] = []
     for (offset, mask), (row, columns) in zip(shape, ROW_COLUMNS[kind][rotation], strict=True):
         start, stop = x + min(columns), x + max(columns) + 1
         # a tetromino's rows follow one another, each one run of cells (Player.lock counts on it)
@@ -103,7 +105,7 @@ def _runs(kind: str, rotation: int, x: int) -> tuple[tuple[int, int, int, int, s
 
 # RUNS[kind][rotation][x + X_OFFSET]: the piece's rows as a lock writes them, top row
 # first: (row offset, row mask, first column, the column after the last, the row's text).
-RUNS = {
+RUNS: Final = {
     kind: tuple(tuple(_runs(kind, rotation, x) for x in range(-X_OFFSET, WIDTH)) for rotation in range(4))
     for kind in KINDS
 }
@@ -138,6 +140,7 @@ def column_tops(masks) -> list[int]:
     return tops
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # as a plain class (games/core/compiled.py)
 class Bag:
     """The 7-bag: each bag is a shuffle of the 7 tetrominoes (Guideline, RULES.md)."""
 

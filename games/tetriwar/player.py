@@ -22,8 +22,9 @@ import math
 import random
 import zlib
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
+from games.core.compiled import mypyc_attr
 from games.core.rng import weighted_choice
 from games.tetriwar import constants as C
 from games.tetriwar.dice import Dice
@@ -43,13 +44,14 @@ from games.tetriwar.field import Field, fits
 from games.tetriwar.handling import DEFAULT_HANDLING, Handling
 from games.tetriwar.pieces import CELLS, RUNS, SHAPES, TURNS, UNDER, X_OFFSET, Bag
 
-INF = math.inf
-GRAVITY = C.GRAVITY_MS
-LOCK_DELAY = C.LOCK_DELAY_MS
-MAX_LOCK_RESETS = C.MAX_LOCK_RESETS
-HIDDEN = C.HIDDEN_ROWS
-FULL_ROW = C.FULL_ROW
-SHAPE_COUNT = C.WIDTH + X_OFFSET
+# Final: a compiled build (tools/mypyc_engine.py) reads them without a dict lookup
+INF: Final[int | float] = math.inf  # (for mypyc: a clock's type, compared without boxing)
+GRAVITY: Final = C.GRAVITY_MS
+LOCK_DELAY: Final = C.LOCK_DELAY_MS
+MAX_LOCK_RESETS: Final = C.MAX_LOCK_RESETS
+HIDDEN: Final = C.HIDDEN_ROWS
+FULL_ROW: Final = C.FULL_ROW
+SHAPE_COUNT: Final = C.WIDTH + X_OFFSET
 
 
 class Incoming(NamedTuple):
@@ -92,6 +94,7 @@ class PlayerView:
     over: bool = False  # the game ended: the board stands still, without a piece
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # as a plain class (games/core/compiled.py)
 class Player:
     def __init__(
         self,
@@ -134,11 +137,11 @@ class Player:
         self.soft = False
         self.now = 0  # this board's time: its clocks have run up to here
         self.last_fall = 0
-        self.fall_at = INF
-        self.lock_at = INF
-        self.control_until = INF  # lack of control ends then (INF: keys are not swapped)
+        self.fall_at: int | float = INF
+        self.lock_at: int | float = INF
+        self.control_until: int | float = INF  # lack of control ends then (INF: keys are not swapped)
         self.left = False
-        self.left_at = INF
+        self.left_at: int | float = INF
         # bombs dropped on this board that land at its next spawn at or after ``due``:
         # (due, sender seat, the sender's drop number, bomb, its dice's seed or None),
         # kept sorted, so the order does not depend on which board's clocks ran first
@@ -151,7 +154,7 @@ class Player:
         self.over = False  # the game has ended (the view shows no piece)
         # auto-repeat of held ← → (see the module's docstring)
         self.held: list[int] = []  # directions held, −1 ← and +1 →, the last pressed last
-        self.repeat_at = INF  # the next repeated step (INF: none due)
+        self.repeat_at: int | float = INF  # the next repeated step (INF: none due)
         self.charged = False  # DAS has run out for the active direction: it repeats
         self.set_handling(handling)
         self.piece_event = PieceChanged(seat)
@@ -165,7 +168,7 @@ class Player:
     @property
     def reversed_until(self) -> int | None:
         """When lack of control ends, or None when ← and → are not swapped."""
-        return None if self.control_until == INF else self.control_until
+        return None if self.control_until == INF else self.control_until  # type: ignore[return-value]
 
     # --- clocks ------------------------------------------------------------------------
     def due(self) -> int | float:
@@ -190,7 +193,9 @@ class Player:
         """Whether the piece cannot go one row lower (it is where it fits: only the cells
         under it that are not its own can stop it, ``pieces.UNDER``)."""
         masks, y = self.field.masks, self.y
-        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:
+        under = UNDER[self.kind][self.rotation][self.x + X_OFFSET]
+        assert under is not None  # (for mypyc: the piece is where it fits, never off the field)
+        for offset, mask in under:
             if masks[y + offset] & mask:
                 return True
         return False
@@ -198,6 +203,7 @@ class Player:
     def ghost_y(self) -> int:
         under, y = UNDER[self.kind][self.rotation][self.x + X_OFFSET], self.y
         masks = self.field.masks
+        assert under is not None  # (for mypyc: the piece is where it fits, never off the field)
         while True:
             for offset, mask in under:
                 if masks[y + offset] & mask:
@@ -216,7 +222,9 @@ class Player:
         if moved and self.touched:
             self.resets += 1
         masks, y = self.field.masks, self.y
-        for offset, mask in UNDER[self.kind][self.rotation][self.x + X_OFFSET]:  # ``resting``
+        under = UNDER[self.kind][self.rotation][self.x + X_OFFSET]
+        assert under is not None  # (for mypyc: the piece is where it fits, never off the field)
+        for offset, mask in under:  # ``resting``
             if masks[y + offset] & mask:
                 break
         else:  # it fits one row lower: in the air
@@ -275,7 +283,7 @@ class Player:
             shape = SHAPES[self.kind][self.rotation][index]
             if fits(self.field.masks, shape, self.y):
                 self.x = x
-                self.shape = shape
+                self.shape = shape  # type: ignore[assignment]
                 self._touch(t, moved=True)
                 events.append(self.piece_event)
                 return True
@@ -325,7 +333,7 @@ class Player:
         if x == self.x:
             return False
         self.x = x
-        self.shape = shapes[x + X_OFFSET]
+        self.shape = shapes[x + X_OFFSET]  # type: ignore[assignment]
         self._touch(t, moved=True)
         events.append(self.piece_event)
         return True
@@ -424,7 +432,9 @@ class Player:
         rows = []  # the visible rows changed
         full = []
         # each row of a tetromino is one run of cells: its text is spliced in at once
-        for offset, mask, start, stop, cells in RUNS[self.kind][self.rotation][self.x + X_OFFSET]:
+        runs = RUNS[self.kind][self.rotation][self.x + X_OFFSET]
+        assert runs is not None  # (for mypyc: the piece is where it fits, never off the field)
+        for offset, mask, start, stop, cells in runs:
             row = y + offset
             line = text[row]
             text[row] = line[:start] + cells + line[stop:]
@@ -510,7 +520,7 @@ class Player:
             self.eliminate(t, events)  # the field is emptied; the same piece then spawns
         if C.SPAWN_DROPS_ONE_ROW and fits(self.field.masks, shape, y + 1):
             y += 1
-        self.kind, self.rotation, self.x, self.y, self.shape = kind, 0, C.SPAWN_COLUMN, y, shape
+        self.kind, self.rotation, self.x, self.y, self.shape = kind, 0, C.SPAWN_COLUMN, y, shape  # type: ignore[assignment]
         self.lowest = y
         self.resets = 0
         self.touched = False
@@ -702,7 +712,7 @@ class Player:
         """The board as JSON for its own page, enough to go on predicting it (plan31)."""
 
         def clock(value: int | float) -> int | None:
-            return None if value == INF else value
+            return None if value == INF else value  # type: ignore[return-value]
 
         handling = self.handling
         return {
