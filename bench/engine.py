@@ -32,6 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.report import figures  # noqa: E402
+from games.tetriwar import COMPILED_BUILD  # noqa: E402
 from games.tetriwar.bot import Bot  # noqa: E402
 from games.tetriwar.engine import Game, Options, logged_ms  # noqa: E402
 from games.tetriwar.intents import intent  # noqa: E402
@@ -123,6 +124,8 @@ def main() -> None:
         "eliminations": sum(p.eliminations for p in players),
         "events": events,
         "replay_matches_record": same,
+        # games/tetriwar/__init__.py: the mypyc build (make engine), or the .py files
+        "engine_build": "compiled" if COMPILED_BUILD else "pure",
         "record_seconds": round(record_seconds, 3),
         "record_intents_per_s": int(logged / record_seconds),
         "seconds": round(seconds, 3),

@@ -37,6 +37,7 @@ from bench.report import figure, percentile  # noqa: E402
 from games.core.log import InputLog  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from games.replays import SNAPSHOT_EVERY, Replay  # noqa: E402
+from games.tetriwar import COMPILED_BUILD  # noqa: E402
 
 CAP_SECONDS = 4 * 3600
 
@@ -110,6 +111,7 @@ def main() -> None:
     open_ms = (time.perf_counter() - started) * 1000
     if replay.at(replay.duration).game.to_text() != game.to_text():
         raise SystemExit("the replay's end is not the game's end")
+    figure("engine_build", "compiled" if COMPILED_BUILD else "pure")  # make engine, or the .py files
     figure("snapshot_every", args.every)
     figure("snapshots", len(replay._snapshots))
     figure("last_snapshot_kb", len(replay._snapshots[-1]) / 1024, ".0f")  # the pickled table
