@@ -237,7 +237,7 @@ HARMLESS = ("left", "right")  # sent while the plan's last key (the drop) is in 
 TAPPED = {"left": "left", "right": "right"}
 SWAP = {"left": "right", "right": "left"}
 INF = float("inf")
-REVERSED = 1e9  # ``Player.control_until`` while ← and → are swapped (any time ahead)
+REVERSED = 10**9  # ``Player.control_until`` while ← and → are swapped (any ms ahead: a whole one)
 
 # The markup of games/tetriwar/render.py, for one seat (a bot reads only its own).
 CELL = re.compile(r"<i([^>]*)></i>")
