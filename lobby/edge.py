@@ -82,12 +82,16 @@ class TokenBucket:
 
     def take(self, cost: float = 1.0) -> bool:
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.tokens = min(self.ceiling(), self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= cost:
             self.tokens -= cost
             return True
         return False
+
+    def ceiling(self) -> float:
+        """The most this bucket may hold as it is next refilled (``take``)."""
+        return self.burst
 
     def full(self) -> bool:
         return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
@@ -148,19 +152,12 @@ class FrameBucket(TokenBucket):
         self.lag = lag
         self.lag_seen = lag()
 
-    def take(self, cost: float = 1.0) -> bool:
-        now = time.monotonic()
+    def ceiling(self) -> float:
         lag = self.lag()
         credit = min(lag - self.lag_seen, LAG_CREDIT_SECONDS) * self.rate
         self.lag_seen = lag
         # What a stall saved, beyond a burst, stays until it is spent.
-        cap = max(self.burst + credit, self.tokens)
-        self.tokens = min(cap, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= cost:
-            self.tokens -= cost
-            return True
-        return False
+        return max(self.burst + credit, self.tokens)
 
 
 class Address:
@@ -476,8 +473,7 @@ class EdgeMiddleware:
         refusal = edge.admit(key)
         if refusal is not None:
             return await refuse_handshake(receive, send)
-        loop_lag.total()  # (its beat runs from the first socket on)
-        budget = SocketBudget(send, key)
+        budget = SocketBudget(send, key)  # (its frame bucket starts the loop's beat: ``LoopLag``)
         inbox = Inbox(limit=INBOX_BURSTS * settings.WS_FRAME_BURST)
         pump = asyncio.ensure_future(_pump(receive, inbox, budget))
         OPEN_WEBSOCKETS.inc()

@@ -1,6 +1,6 @@
 """The pure TetriWar engine compiled with mypyc: optional, the .py files stay the rules.
 
-    .venv-mypyc/bin/python tools/mypyc_engine.py          # build (make engine-compiled)
+    .venv-mypyc/bin/python tools/mypyc_engine.py          # build (make engine)
     python tools/mypyc_engine.py --clean                  # remove (make engine-clean)
 
 Builds ``MODULES`` into C extensions placed beside their sources

@@ -1,4 +1,4 @@
-"""What an engine module compiled with mypyc (``make engine-compiled``) needs from mypyc,
+"""What an engine module compiled with mypyc (``make engine``) needs from mypyc,
 standing in for it where it is not installed: the pure-Python modules stay the rules.
 
 ``mypyc_attr(serializable=True)`` lets a compiled class be pickled and copied as a
